@@ -1,0 +1,364 @@
+"""Syntax tree of a spec: what was written, where, before any name is resolved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .source import Span
+
+
+@dataclass(frozen=True)
+class Name:
+    text: str
+    span: Span
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Expr:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Number(Expr):
+    value: int
+
+
+@dataclass(frozen=True)
+class Ref(Expr):
+    name: str
+
+
+@dataclass(frozen=True)
+class Attribute(Expr):
+    owner: Name
+    attr: Name
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    function: Name
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    op: str  # + - * / ^ == != < <= > >= and or
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Negate(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Conditional(Expr):
+    then: Expr
+    condition: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True)
+class Member(Expr):
+    """`win in 幺九`: a tile belongs to a tile set."""
+
+    element: Expr
+    tileset: Name
+
+
+# ---------------------------------------------------------------- tile sets
+
+
+@dataclass(frozen=True)
+class TileExpr:
+    span: Span
+
+
+@dataclass(frozen=True)
+class TileLiteral(TileExpr):
+    text: str
+
+
+@dataclass(frozen=True)
+class TileName(TileExpr):
+    name: str
+
+
+@dataclass(frozen=True)
+class TileRanks(TileExpr):
+    ranks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TileSetOp(TileExpr):
+    op: str  # "+" or "-"
+    left: TileExpr
+    right: TileExpr
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class Decl:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Variant(Decl):
+    name: Name
+    title: str
+    english: str | None
+
+
+@dataclass(frozen=True)
+class Extends(Decl):
+    parent: Name
+
+
+@dataclass(frozen=True)
+class Import(Decl):
+    spec: Name
+
+
+@dataclass(frozen=True)
+class Doc(Decl):
+    text: str
+
+
+@dataclass(frozen=True)
+class Players(Decl):
+    count: int
+
+
+@dataclass(frozen=True)
+class HandSize(Decl):
+    tiles: int
+
+
+@dataclass(frozen=True)
+class NamedTile:
+    name: Name
+    english: str | None
+    copies: int | None
+
+
+@dataclass(frozen=True)
+class Suit(Decl):
+    code: Name
+    name: Name
+    english: str
+    low: int
+    high: int
+    copies: int
+
+
+@dataclass(frozen=True)
+class HonorGroup(Decl):
+    kind: str  # "honors" or "flowers"
+    code: Name
+    name: Name
+    english: str
+    copies: int
+    tiles: tuple[NamedTile, ...]
+
+
+@dataclass(frozen=True)
+class Tiles(Decl):
+    groups: tuple[Suit | HonorGroup, ...]
+
+
+@dataclass(frozen=True)
+class TileSet(Decl):
+    name: Name
+    english: str | None
+    tiles: TileExpr
+
+
+@dataclass(frozen=True)
+class Order(Decl):
+    code: Name
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Wild(Decl):
+    name: Name
+    english: str | None
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Melds(Decl):
+    kinds: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class MeldKind(Decl):
+    name: Name
+    english: str | None
+    tiles: TileExpr
+
+
+@dataclass(frozen=True)
+class ShapeItem:
+    name: Name
+    without: Name | None
+
+
+@dataclass(frozen=True)
+class Shapes(Decl):
+    items: tuple[ShapeItem, ...]
+
+
+@dataclass(frozen=True)
+class Context(Decl):
+    keys: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Flag(Decl):
+    name: Name
+    description: str
+
+
+@dataclass(frozen=True)
+class Option(Decl):
+    name: Name
+    description: str
+    default: int | str
+
+
+@dataclass(frozen=True)
+class Require(Decl):
+    name: Name
+    english: str | None
+    condition: Expr
+
+
+@dataclass(frozen=True)
+class Minimum(Decl):
+    value: int
+    excluding: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Principles(Decl):
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str  # "fixed", "each", "computed", "computed_each"
+    amount: int | None = None
+    expr: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    target: Name
+    times: int | None  # None: the whole pattern; n: only n occurrences
+
+
+@dataclass(frozen=True)
+class Pattern(Decl):
+    name: Name
+    english: str | None
+    value: Value
+    condition: Expr
+    excludes: tuple[Exclusion, ...] = ()
+    aliases: tuple[Name, ...] = ()
+    doc: str | None = None
+    scope: str = "hand"  # "hand": the winner's hand; "loser": one loser's share
+    replaces: bool = False
+
+
+@dataclass(frozen=True)
+class Exclusive(Decl):
+    name: Name
+    english: str | None
+    members: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Remove(Decl):
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Binding(Decl):
+    name: Name
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Payment:
+    span: Span
+    each: bool
+    payer: Name
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class PaymentRule(Decl):
+    case: Name
+    payments: tuple[Payment, ...]
+
+
+@dataclass(frozen=True)
+class Score(Decl):
+    bindings: tuple[Binding, ...]
+
+
+@dataclass(frozen=True)
+class Settle(Decl):
+    bindings: tuple[Binding, ...]
+    rules: tuple[PaymentRule, ...]
+
+
+@dataclass(frozen=True)
+class MeldLiteral:
+    span: Span
+    kind: str
+    tiles: str
+
+
+@dataclass(frozen=True)
+class ExpectedFan:
+    name: Name
+    value: int | None
+    count: int
+
+
+@dataclass(frozen=True)
+class Example(Decl):
+    title: str
+    hand: str | None = None
+    melds: tuple[MeldLiteral, ...] = ()
+    others: tuple[tuple[int, tuple[MeldLiteral, ...]], ...] = ()
+    win: str | None = None
+    context: tuple[tuple[Name, int | str | bool], ...] = ()
+    fans: tuple[ExpectedFan, ...] | None = None
+    total: int | None = None
+    no_win: str | None = None  # expected reason fragment ("" for any)
+    error: str | None = None
+    payments: tuple[int, ...] | None = None
+    doc: str | None = None
+    lines: tuple[str, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class Module:
+    """One parsed spec file."""
+
+    path: str
+    decls: tuple[Decl, ...]

@@ -1,0 +1,191 @@
+"""A case of INTERFACE.md (JSON object) -> a validated Hand; every problem is a HandError naming it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from . import ir
+from .notation import HandError, parse_tiles
+from .source import suggest
+
+WINDS = ("E", "S", "W", "N")
+STRUCTURAL_KEYS = ("hand", "win", "melds", "options")
+
+
+@dataclass(frozen=True)
+class Meld:
+    kind: ir.MeldKind
+    tiles: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A validated hand: concealed tiles before the win, the winning tile, melds and context."""
+
+    concealed: tuple[int, ...]
+    win: int | None
+    melds: tuple[Meld, ...]
+    context: Mapping[str, object]
+    options: Mapping[str, object]
+    other_melds: Mapping[int, tuple[Meld, ...]] = field(default_factory=dict)
+    seat: int = 0
+    dealer: int = 0
+    discarder: int | None = None
+
+    @property
+    def self_drawn(self) -> bool:
+        return bool(self.context.get("self_drawn", False))
+
+
+def read_case(spec: ir.Spec, case: object) -> Hand:
+    if not isinstance(case, Mapping):
+        raise HandError("a case is a JSON object such as {\"hand\": \"123m...\", \"win\": \"5m\"}")
+    known = {k.name: k for k in spec.context}
+    for key in case:
+        if key not in known and key not in STRUCTURAL_KEYS:
+            hint = suggest(str(key), list(known) + list(STRUCTURAL_KEYS))
+            raise HandError(f"unknown key {key!r}" + (f" ({hint})" if hint else "")
+                            + f"; {spec.name} reads: " + ", ".join(list(STRUCTURAL_KEYS) + list(known)))
+    if "hand" not in case:
+        raise HandError("the case has no 'hand'")
+    codes = {t.code: t.index for t in spec.tiles if not _is_flower(spec, t)}
+    concealed = tuple(parse_tiles(case["hand"], codes))
+    win = _one_tile(case["win"], codes) if case.get("win") is not None else None
+    melds = tuple(_meld(spec, m) for m in _list(case.get("melds", []), "melds"))
+    context = {name: _context_value(spec, known[name], value) for name, value in case.items() if name in known}
+    others = _other_melds(spec, context.pop("other_melds", {}))
+    options = _options(spec, case.get("options", {}))
+    _check_counts(spec, concealed, win, melds, others)
+    players = spec.players
+    dealer = context.get("dealer", 0)
+    wind_offset = WINDS.index(context.get("seat_wind", "E"))
+    seat = context.get("seat", (dealer + wind_offset) % players)
+    discarder = None
+    if not context.get("self_drawn", False):
+        discarder = context.get("discarder", (seat - 1) % players)
+        if discarder == seat:
+            raise HandError(f"the discarder (seat {discarder}) cannot be the winner")
+    return Hand(concealed, win, melds, context, options, others, seat, dealer, discarder)
+
+
+def _is_flower(spec: ir.Spec, tile: ir.Tile) -> bool:
+    return any(s.flowers and s.code == tile.suit for s in spec.suits)
+
+
+def _one_tile(text: object, codes: Mapping[str, int]) -> int:
+    tiles = parse_tiles(text, codes)  # type: ignore[arg-type]
+    if len(tiles) != 1:
+        raise HandError(f"'win' is one tile, not {text!r}")
+    return tiles[0]
+
+
+def _list(value: object, key: str) -> list:
+    if not isinstance(value, list | tuple):
+        raise HandError(f"{key!r} is a list")
+    return list(value)
+
+
+def _meld(spec: ir.Spec, text: object) -> Meld:
+    if not isinstance(text, str) or len(text.split()) != 2:
+        raise HandError(f"a meld is written '<kind> <tiles>', e.g. 'pung 555p', not {text!r}")
+    kind_name, tiles_text = text.split()
+    kinds = {k.name: k for k in spec.meld_kinds}
+    if kind_name not in kinds:
+        hint = suggest(kind_name, kinds)
+        raise HandError(f"unknown meld kind {kind_name!r}" + (f" ({hint})" if hint else "")
+                        + f"; {spec.name} allows: " + ", ".join(kinds))
+    kind = kinds[kind_name]
+    codes = {t.code: t.index for t in spec.tiles}
+    tiles = tuple(sorted(parse_tiles(tiles_text, codes)))
+    if not _meld_shape_ok(spec, kind, tiles):
+        raise HandError(f"{text!r} is not a {kind_name}: " + _meld_shape_rule(spec, kind))
+    return Meld(kind, tiles)
+
+
+def _meld_shape_ok(spec: ir.Spec, kind: ir.MeldKind, tiles: tuple[int, ...]) -> bool:
+    if kind.shape == "fixed":
+        return tiles == kind.tiles
+    if kind.shape == "pung":
+        return len(tiles) == 3 and len(set(tiles)) == 1
+    if kind.shape == "kong":
+        return len(tiles) == 4 and len(set(tiles)) == 1
+    first = spec.tiles[tiles[0]] if len(tiles) == 3 else None
+    return (first is not None and first.numbered and all(
+        t < len(spec.tiles) and spec.tiles[t].suit == first.suit and spec.tiles[t].rank == first.rank + i
+        for i, t in enumerate(tiles)))
+
+
+def _meld_shape_rule(spec: ir.Spec, kind: ir.MeldKind) -> str:
+    if kind.shape == "fixed":
+        return "it is exactly " + "".join(spec.tiles[t].code for t in kind.tiles)
+    return {"pung": "three identical tiles", "kong": "four identical tiles",
+            "chow": "three consecutive tiles of one numbered suit"}[kind.shape]
+
+
+def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
+    name = key.name
+    if key.kind == "flag":
+        if not isinstance(value, bool):
+            raise HandError(f"{name!r} is true or false, not {value!r}")
+    elif key.kind == "wind":
+        if value not in WINDS:
+            raise HandError(f"{name!r} is one of E, S, W, N, not {value!r}")
+    elif key.kind == "seat":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < spec.players:
+            raise HandError(f"{name!r} is a seat from 0 to {spec.players - 1}, not {value!r}")
+    elif key.kind == "count":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise HandError(f"{name!r} is a whole number from 0, not {value!r}")
+    elif key.kind == "tiles":
+        parse_tiles(value, {t.code: t.index for t in spec.tiles})  # type: ignore[arg-type]
+    elif key.kind == "melds_by_seat" and not isinstance(value, Mapping):
+        raise HandError(f"{name!r} maps seats to lists of melds, e.g. {{\"1\": [\"pung 111m\"]}}")
+    return value
+
+
+def _other_melds(spec: ir.Spec, value: object) -> dict[int, tuple[Meld, ...]]:
+    others: dict[int, tuple[Meld, ...]] = {}
+    for seat_text, melds in dict(value).items():  # type: ignore[call-overload]
+        try:
+            seat = int(seat_text)
+        except (TypeError, ValueError):
+            raise HandError(f"'other_melds' is keyed by seat number, not {seat_text!r}") from None
+        if not 0 <= seat < spec.players:
+            raise HandError(f"'other_melds': seat {seat} does not exist")
+        others[seat] = tuple(_meld(spec, m) for m in _list(melds, "other_melds"))
+    return others
+
+
+def _options(spec: ir.Spec, given: object) -> dict[str, object]:
+    if not isinstance(given, Mapping):
+        raise HandError("'options' is an object of option names and values")
+    options = {o.name: o.default for o in spec.options}
+    for name, value in given.items():
+        if name not in options:
+            hint = suggest(str(name), options)
+            raise HandError(f"unknown option {name!r}" + (f" ({hint})" if hint else "")
+                            + (f"; {spec.name} has: " + ", ".join(options) if options else f"; {spec.name} has none"))
+        if type(value) is not type(options[name]):
+            raise HandError(f"option {name!r} takes a value like {options[name]!r}, not {value!r}")
+        options[name] = value
+    return options
+
+
+def _check_counts(spec: ir.Spec, concealed: tuple[int, ...], win: int | None, melds: tuple[Meld, ...],
+                  others: Mapping[int, tuple[Meld, ...]]) -> None:
+    counts = Counter(concealed)
+    if win is not None:
+        counts[win] += 1
+    for meld in melds + tuple(m for ms in others.values() for m in ms):
+        counts.update(meld.tiles)
+    for index, n in sorted(counts.items()):
+        tile = spec.tiles[index]
+        if n > tile.copies:
+            raise HandError(f"{n} copies of {tile.code} ({tile.name}); the set has {tile.copies}")
+    expected = spec.hand_size - 1 - 3 * len(melds)
+    if len(concealed) != expected:
+        with_win = " before the winning tile" if win is not None else ""
+        raise HandError(f"the hand has {len(concealed)} concealed tiles{with_win}; with {len(melds)} "
+                        f"meld(s) it must have {expected}")

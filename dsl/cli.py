@@ -1,0 +1,170 @@
+"""The `mjdsl` command line: check specs, score hands, run a spec's examples."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from . import ir
+from .examples import run_examples
+from .interpreter import Interpreter
+from .resolve import check, load_spec
+from .source import SpecError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except SpecError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mjdsl", description="Compile mahjong rule specs: check them, score hands, run their examples.",
+        epilog="SPEC is a spec file (specs/sichuan.mj) or the name of a bundled spec (sichuan, shenyang).")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    p = commands.add_parser("check", help="report errors and warnings in specs",
+                            description="Check specs and print diagnostics as file:line:col. Exit 1 on any error.")
+    p.add_argument("specs", nargs="+", metavar="SPEC")
+    p.add_argument("--werror", action="store_true", help="treat warnings as errors")
+    p.set_defaults(run=_check)
+
+    p = commands.add_parser("test", help="run the example hands written in specs",
+                            description="Score every `example` block of the specs and compare with its expectation.")
+    p.add_argument("specs", nargs="+", metavar="SPEC")
+    p.add_argument("-v", "--verbose", action="store_true", help="list passing examples too")
+    p.set_defaults(run=_test)
+
+    p = commands.add_parser(
+        "score", help="score hands",
+        description="Score one hand (human-readable), one JSON case (--json) or JSON lines on stdin (--jsonl). "
+                    "Cases follow INTERFACE.md.")
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("hand", nargs="?", help="concealed tiles before the winning tile, e.g. 123m456p789s11z")
+    p.add_argument("--jsonl", action="store_true", help="read one JSON case per line on stdin, write one result per line")
+    p.add_argument("--json", metavar="CASE", help="score one case given as JSON and print the JSON result")
+    p.add_argument("--win", metavar="TILE", help="the winning tile")
+    p.add_argument("--meld", action="append", default=[], metavar="'KIND TILES'", help="a declared meld, e.g. 'pung 555p'")
+    p.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
+    p.add_argument("--seat-wind", choices="ESWN")
+    p.add_argument("--round-wind", choices="ESWN")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="another context key, e.g. --set kong_replacement=true --set discarder=2")
+    p.set_defaults(run=_score)
+    return parser
+
+
+def _check(args) -> int:
+    failed = False
+    for name in args.specs:
+        spec, diagnostics = check(name)
+        for d in diagnostics:
+            print(d.render(), file=sys.stderr)
+        errors = [d for d in diagnostics if d.severity == "error" or args.werror]
+        failed |= bool(errors)
+        if spec is not None and not errors:
+            print(f"{spec.path}: ok: {spec.name}, {len(spec.patterns) + len(spec.loser_patterns)} fans, "
+                  f"{len(spec.examples)} examples")
+    return 1 if failed else 0
+
+
+def _test(args) -> int:
+    failures = 0
+    for name in args.specs:
+        spec = load_spec(name)
+        outcomes = run_examples(spec, Interpreter(spec))
+        for outcome in outcomes:
+            if args.verbose or not outcome.passed:
+                print(outcome.render())
+        bad = sum(not o.passed for o in outcomes)
+        failures += bad
+        print(f"{spec.path}: {len(outcomes) - bad} passed, {bad} failed")
+    return 1 if failures else 0
+
+
+def _score(args) -> int:
+    checker = Interpreter(load_spec(args.spec))
+    if args.jsonl:
+        for line in sys.stdin:
+            if line.strip():
+                print(json.dumps(_score_line(checker, line), ensure_ascii=False), flush=True)
+        return 0
+    if args.json is not None:
+        result = _score_line(checker, args.json)
+        print(json.dumps(result, ensure_ascii=False))
+        return 0 if result["ok"] else 1
+    if args.hand is None:
+        print("mjdsl score: give a HAND, --json CASE or --jsonl", file=sys.stderr)
+        return 2
+    case = _case_from_flags(args)
+    if isinstance(case, str):
+        print(f"mjdsl score: {case}", file=sys.stderr)
+        return 2
+    result = checker.evaluate(case)
+    print(describe(checker.spec, result))
+    return 0 if result["ok"] else 1
+
+
+def _score_line(checker: Interpreter, line: str) -> dict:
+    try:
+        case = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"ok": False, "error": f"not JSON: {exc.msg} at column {exc.colno}"}
+    return checker.evaluate(case)
+
+
+def _case_from_flags(args) -> dict | str:
+    case: dict = {"hand": args.hand}
+    if args.win:
+        case["win"] = args.win
+    if args.meld:
+        case["melds"] = args.meld
+    if args.self_drawn:
+        case["self_drawn"] = True
+    for key in ("seat_wind", "round_wind"):
+        if getattr(args, key):
+            case[key] = getattr(args, key)
+    for item in args.set:
+        key, sep, text = item.partition("=")
+        if not sep:
+            return f"--set takes KEY=VALUE, not {item!r}"
+        try:
+            case[key] = json.loads(text)
+        except json.JSONDecodeError:
+            case[key] = text
+    return case
+
+
+def describe(spec: ir.Spec, result: dict) -> str:
+    """A result as a person reads it."""
+    if not result["ok"]:
+        return f"error: {result['error']}"
+    lines = []
+    if not result["winning"]:
+        lines.append(f"not a win: {result['reason']}")
+        if result.get("waits") is not None:
+            lines.append("waits: " + (" ".join(result["waits"]) or "none"))
+    for fan in result.get("fans", []):
+        times = f" ×{fan['count']}" if fan["count"] > 1 else ""
+        lines.append(f"  {fan['name']:<8}\t{fan['en'] or '':<32}{fan['value'] * fan['count']:>4}{times}")
+    if "total" in result:
+        lines.append(f"  total\t{result['total']}")
+    if "payments" in result:
+        lines.append("payments: " + "  ".join(f"seat {i}: {p:+}" for i, p in enumerate(result["payments"])))
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

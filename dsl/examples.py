@@ -1,0 +1,69 @@
+"""Run a spec's own `example` blocks against a checker: the worked hands of the rule book as tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import ir
+
+
+@dataclass(frozen=True)
+class ExampleOutcome:
+    example: ir.Example
+    result: dict
+    problems: tuple[str, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems
+
+    def render(self) -> str:
+        where = f"{self.example.span}"
+        if self.passed:
+            return f"{where}: ok: {self.example.title}"
+        return f"{where}: example {self.example.title!r} failed:\n" + "\n".join(f"    {p}" for p in self.problems)
+
+
+def run_examples(spec: ir.Spec, checker) -> list[ExampleOutcome]:
+    return [check_example(e, checker.evaluate(e.case_dict())) for e in spec.examples]
+
+
+def check_example(example: ir.Example, result: dict) -> ExampleOutcome:
+    return ExampleOutcome(example, result, tuple(_problems(example, result)))
+
+
+def _problems(e: ir.Example, result: dict) -> list[str]:
+    if e.error is not None:
+        if result.get("ok"):
+            return [f"expected the error {e.error!r}, got a result"]
+        return [] if e.error in result["error"] else [f"expected an error containing {e.error!r}, got {result['error']!r}"]
+    if not result.get("ok"):
+        return [f"the case is invalid: {result['error']}"]
+    if e.no_win is not None:
+        if result["winning"]:
+            return [f"expected no win, got {_fans_text(result)}"]
+        reason = result.get("reason", "")
+        return [] if e.no_win in reason else [f"expected a reason containing {e.no_win!r}, got {reason!r}"]
+    if not result["winning"]:
+        return [f"expected a win, got: {result.get('reason')}"]
+    problems = []
+    if e.fans is not None:
+        got = {f["name"]: (f["value"], f["count"]) for f in result["fans"]}
+        want = {f.name: f for f in e.fans}
+        for name, fan in want.items():
+            if name not in got:
+                problems.append(f"missing fan {name}")
+            elif (fan.value is not None and got[name][0] != fan.value) or got[name][1] != fan.count:
+                problems.append(f"{name}: expected {fan.value} ×{fan.count}, got {got[name][0]} ×{got[name][1]}")
+        for name in got.keys() - want.keys():
+            problems.append(f"unexpected fan {name} {got[name][0]} ×{got[name][1]}")
+    if e.total is not None and result["total"] != e.total:
+        problems.append(f"expected total {e.total}, got {result['total']}")
+    if e.payments is not None and tuple(result.get("payments", ())) != e.payments:
+        problems.append(f"expected payments {list(e.payments)}, got {result.get('payments')}")
+    return problems
+
+
+def _fans_text(result: dict) -> str:
+    return ", ".join(f"{f['name']} {f['value']}" + (f" ×{f['count']}" if f["count"] > 1 else "")
+                     for f in result.get("fans", [])) + f" (total {result.get('total')})"

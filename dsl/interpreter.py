@@ -1,0 +1,541 @@
+"""The reference semantics: validate, decompose, evaluate patterns, resolve exclusions, score, settle.
+
+Kept plain on purpose: the compiled checkers must give exactly these results.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from . import ir
+from .case import Hand, read_case
+from .decompose import Decomposition, Group, decompositions
+from .notation import HandError
+
+
+class EvaluationError(Exception):
+    """A spec whose expression cannot be evaluated for a hand (e.g. a requirement that needs `waits`)."""
+
+
+# ---------------------------------------------------------------- facts about one hand
+
+
+@dataclass
+class HandFacts:
+    """What is known about a hand before choosing a decomposition."""
+
+    spec: ir.Spec
+    hand: Hand
+    counts: list[int]  # concealed tiles with the winning tile
+    tiles: list[int]  # every tile of the hand, melds included
+    kinds: Counter
+    konged: frozenset[int]
+    waits: Callable[[], int]
+
+    @classmethod
+    def of(cls, spec: ir.Spec, hand: Hand, waits: Callable[[], int]) -> HandFacts:
+        counts = [0] * len(spec.tiles)
+        for t in hand.concealed:
+            counts[t] += 1
+        if hand.win is not None:
+            counts[hand.win] += 1
+        tiles = [i for i, n in enumerate(counts) for _ in range(n)] + [t for m in hand.melds for t in m.tiles]
+        konged = frozenset(m.tiles[0] for m in hand.melds if m.kind.shape == "kong")
+        return cls(spec, hand, counts, tiles, Counter(tiles), konged, waits)
+
+
+@dataclass(frozen=True)
+class Loser:
+    seat: int
+    dealer: bool
+    discarder: bool
+    opened: bool
+
+
+@dataclass
+class Env:
+    facts: HandFacts
+    decomposition: Decomposition
+    counts: dict[str, int] = field(default_factory=dict)  # pattern occurrences, before exclusions
+    element: object = None
+    loser: Loser | None = None
+    losers: tuple[Loser, ...] = ()
+    total: int = 0  # the winner's fan total, once known
+    shares: dict[int, int] = field(default_factory=dict)  # loser seat -> fans of that loser's share
+    bindings: dict[str, ir.Expr] = field(default_factory=dict)
+
+    def inside(self, element: object, loser: Loser | None = None) -> Env:
+        return Env(self.facts, self.decomposition, self.counts, element, loser or self.loser, self.losers,
+                   self.total, self.shares, self.bindings)
+
+
+# ---------------------------------------------------------------- expressions
+
+
+class Evaluator:
+    def __init__(self, spec: ir.Spec):
+        self.spec = spec
+        self.tilesets = {ts.name: ts.tiles for ts in spec.tilesets}
+        self.patterns = {p.name: p for p in spec.patterns + spec.loser_patterns}
+
+    def value(self, expr: ir.Expr, env: Env):  # noqa: C901 - one case per node type
+        match expr:
+            case ir.Const():
+                return expr.value
+            case ir.Var():
+                return self._var(expr, env)
+            case ir.PatternRef():
+                return self.count(self.patterns[expr.name], env)
+            case ir.Item():
+                return _item(self.spec, expr.element, expr.name, env)
+            case ir.ItemTileSet():
+                tiles = _element_tiles(expr.element, env.element)
+                members = self.tilesets[expr.tileset]
+                test = all if expr.every else any
+                return test(t in members for t in tiles)
+            case ir.TileOf():
+                return self._tile_of(expr.name, env)
+            case ir.TileAttr():
+                tile = self.spec.tiles[self.value(expr.tile, env)]
+                return tile.suit if expr.name == "suit" else tile.rank
+            case ir.InTileSet():
+                return self.value(expr.tile, env) in self.tilesets[expr.tileset]
+            case ir.LoserAttr():
+                return getattr(env.loser, expr.name)
+            case ir.Aggregate():
+                return self._aggregate(expr, env)
+            case ir.Call():
+                args = [self.value(a, env) for a in expr.args]
+                return {"min": min, "max": max, "abs": lambda x: abs(x)}[expr.function](*args)
+            case ir.Binary():
+                return self._binary(expr, env)
+            case ir.Not():
+                return not self.value(expr.operand, env)
+            case ir.Negate():
+                return -self.value(expr.operand, env)
+            case ir.Conditional():
+                branch = expr.then if self.value(expr.condition, env) else expr.otherwise
+                return self.value(branch, env)
+        raise AssertionError(expr)
+
+    def count(self, pattern: ir.Pattern, env: Env) -> int:
+        """Occurrences of a pattern in this decomposition (0 when absent), memoised per decomposition."""
+        if pattern.scope == "hand" and pattern.name in env.counts:
+            return env.counts[pattern.name]
+        raw = self.value(pattern.condition, env)
+        n = int(raw) if pattern.value.per_occurrence else int(bool(raw))
+        if pattern.scope == "hand":
+            env.counts[pattern.name] = max(n, 0)
+        return max(n, 0)
+
+    def worth(self, pattern: ir.Pattern, env: Env) -> int:
+        """Value of one occurrence."""
+        if pattern.value.expr is not None:
+            return self.value(pattern.value.expr, env)
+        return pattern.value.amount or 0
+
+    def _var(self, expr: ir.Var, env: Env):
+        facts = env.facts
+        if expr.scope == "hand":
+            return self._hand_var(expr.name, env)
+        if expr.scope in ("context", "flag"):
+            default = 0 if any(k.name == expr.name and k.kind == "count" for k in self.spec.context) else False
+            return facts.hand.context.get(expr.name, default)
+        if expr.scope == "option":
+            return facts.hand.options[expr.name]
+        if expr.scope == "settle":
+            return env.total if expr.name == "total" else env.shares[env.loser.seat]
+        if expr.scope == "binding":
+            return self.value(env.bindings[expr.name], env)
+        raise AssertionError(expr)
+
+    def _hand_var(self, name: str, env: Env):
+        facts, d = env.facts, env.decomposition
+        match name:
+            case "shape":
+                return d.shape
+            case "wait":
+                return d.wait
+            case "waits":
+                return facts.waits()
+            case "suits":
+                return len({self.spec.tiles[t].suit for t in facts.tiles if self.spec.tiles[t].numbered})
+            case "opened":
+                return any(m.kind.opens for m in facts.hand.melds)
+            case "is_dealer":
+                return facts.hand.seat == facts.hand.dealer
+        raise AssertionError(name)
+
+    def _tile_of(self, name: str, env: Env) -> int:
+        hand = env.facts.hand
+        if name == "win":
+            if hand.win is None:
+                raise EvaluationError("no winning tile")
+            return hand.win
+        wind = {"E": 0, "S": 1, "W": 2, "N": 3}[hand.context.get(name, "E")]
+        winds = [t for t in self.spec.tiles if not t.numbered]
+        return winds[wind].index
+
+    def _aggregate(self, expr: ir.Aggregate, env: Env):
+        elements = self._source(expr.source, env)
+        if expr.body is None:
+            return len(elements)
+        values = [self.value(expr.body, _with_element(env, expr.source, e)) for e in elements]
+        match expr.function:
+            case "count":
+                return sum(1 for v in values if v)
+            case "all":
+                return all(values)
+            case "any":
+                return any(values)
+            case "sum":
+                return sum(values)
+        raise AssertionError(expr)
+
+    def _source(self, source: str, env: Env) -> list:
+        groups = env.decomposition.groups
+        match source:
+            case "tiles":
+                return env.facts.tiles
+            case "groups":
+                return list(groups)
+            case "sets":
+                return [g for g in groups if g.is_set]
+            case "chows":
+                return [g for g in groups if g.kind == "chow"]
+            case "pungs":
+                return [g for g in groups if g.kind in ("pung", "kong")]
+            case "kongs":
+                return [g for g in groups if g.kind == "kong"]
+            case "pairs":
+                return [g for g in groups if g.kind == "pair"]
+            case "kinds":
+                return sorted(env.facts.kinds)
+            case "losers":
+                return list(env.losers)
+        raise AssertionError(source)
+
+    def _binary(self, expr: ir.Binary, env: Env):
+        op = expr.op
+        if op == "and":
+            return bool(self.value(expr.left, env)) and bool(self.value(expr.right, env))
+        if op == "or":
+            return bool(self.value(expr.left, env)) or bool(self.value(expr.right, env))
+        left, right = self.value(expr.left, env), self.value(expr.right, env)
+        match op:
+            case "+":
+                return left + right
+            case "-":
+                return left - right
+            case "*":
+                return left * right
+            case "/":
+                result = Fraction(left, 1) / right
+                return int(result) if result.denominator == 1 else result
+            case "^":
+                result = Fraction(left) ** right
+                return int(result) if result.denominator == 1 else result
+            case "==":
+                return left == right
+            case "!=":
+                return left != right
+            case "<":
+                return left < right
+            case "<=":
+                return left <= right
+            case ">":
+                return left > right
+            case ">=":
+                return left >= right
+        raise AssertionError(op)
+
+
+def _with_element(env: Env, source: str, element: object) -> Env:
+    return env.inside(element, element if source == "losers" else None)  # type: ignore[arg-type]
+
+
+def _element_tiles(element_kind: str, element: object) -> tuple[int, ...]:
+    if element_kind == "group":
+        return element.tiles  # type: ignore[attr-defined]
+    return (element,)  # a tile or a kind of tile
+
+
+def _item(spec: ir.Spec, element_kind: str, name: str, env: Env):
+    element = env.element
+    if element_kind == "loser":
+        return getattr(element, name)
+    if element_kind == "group":
+        return _group_attr(spec, name, element)  # type: ignore[arg-type]
+    tile = spec.tiles[element]  # type: ignore[index]
+    match name:
+        case "copies":
+            return env.facts.kinds[tile.index]
+        case "konged":
+            return tile.index in env.facts.konged
+        case "suit":
+            return tile.suit
+        case "rank":
+            return tile.rank
+        case "numbered":
+            return tile.numbered
+        case "honor":
+            return not tile.numbered
+        case "tile":
+            return tile.index
+    raise AssertionError(name)
+
+
+def _group_attr(spec: ir.Spec, name: str, group: Group):
+    first = spec.tiles[group.tiles[0]]
+    match name:
+        case "chow" | "pair" | "kong":
+            return group.kind == name
+        case "pung":
+            return group.kind in ("pung", "kong")
+        case "concealed":
+            return group.concealed
+        case "exposed":
+            return not group.concealed
+        case "declared":
+            return group.declared
+        case "opens":
+            return group.opens
+        case "suit":
+            return first.suit
+        case "rank":
+            return first.rank
+        case "tile":
+            return first.index
+        case "with_win":
+            return group.with_win
+        case "size":
+            return len(group.tiles)
+    return group.kind == name  # a spec's own meld kind
+
+
+# ---------------------------------------------------------------- scoring one decomposition
+
+
+@dataclass(frozen=True)
+class Counted:
+    pattern: ir.Pattern
+    value: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Scored:
+    decomposition: Decomposition
+    fans: tuple[Counted, ...]
+    total: int
+    env: Env
+
+
+def resolve_exclusions(spec: ir.Spec, present: list[Counted]) -> list[Counted]:
+    """Apply 不计 lists and exclusive groups.
+
+    The most valuable pattern is looked at first (declaration order breaks ties); a pattern that
+    counts removes what it excludes, and one that has been removed excludes nothing.
+    """
+    remaining = {c.pattern.name: c.count for c in present}
+    counted: list[Counted] = []
+    for c in sorted(present, key=lambda c: (-c.value, c.pattern.order)):
+        name = c.pattern.name
+        if remaining[name] <= 0:
+            continue
+        counted.append(Counted(c.pattern, c.value, remaining[name]))
+        for exclusion in c.pattern.excludes:
+            if exclusion.target in remaining:
+                cut = remaining[exclusion.target] if exclusion.times is None else exclusion.times
+                remaining[exclusion.target] -= cut
+        for group in spec.exclusive_groups:
+            if name in group.members:
+                for other in group.members:
+                    if other != name and other in remaining:
+                        remaining[other] = 0
+    return sorted(counted, key=lambda c: c.pattern.order)
+
+
+# ---------------------------------------------------------------- the checker
+
+
+class Interpreter:
+    """Scores cases of INTERFACE.md by the reference semantics of a spec."""
+
+    def __init__(self, spec: ir.Spec):
+        self.spec = spec
+        self.evaluator = Evaluator(spec)
+        self.flowers = {t.index for t in spec.tiles for s in spec.suits if s.flowers and s.code == t.suit}
+
+    # -- public API
+
+    def evaluate(self, case: dict) -> dict:
+        try:
+            hand = read_case(self.spec, case)
+        except HandError as exc:
+            return {"ok": False, "error": str(exc)}
+        if hand.win is None:
+            return {"ok": True, "winning": False, "reason": "no winning tile given",
+                    "waits": [self.spec.tiles[t].code for t in self._waits(hand)]}
+        return self._result(hand)
+
+    def evaluate_many(self, cases: Iterable[dict]) -> list[dict]:
+        return [self.evaluate(case) for case in cases]
+
+    def is_winning(self, case: dict) -> bool:
+        return bool(self.evaluate(case).get("winning"))
+
+    def waits(self, case: dict) -> list[str]:
+        """Tiles that would complete the hand (the case without its winning tile)."""
+        hand = read_case(self.spec, {k: v for k, v in case.items() if k != "win"})
+        return [self.spec.tiles[t].code for t in self._waits(hand)]
+
+    # -- internals
+
+    def _result(self, hand: Hand) -> dict:
+        best, reason = self._best(hand)
+        if best is None:
+            return {"ok": True, "winning": False, "reason": reason}
+        counted_total = sum(c.value * c.count for c in best.fans
+                            if c.pattern.name not in self.spec.minimum_excluding)
+        fans = [{"name": c.pattern.name, "en": c.pattern.english, "value": c.value, "count": c.count}
+                for c in best.fans]
+        if counted_total < self.spec.minimum:
+            return {"ok": True, "winning": False, "fans": fans, "total": best.total,
+                    "reason": f"{counted_total} fan is below the minimum of {self.spec.minimum}"}
+        result: dict = {"ok": True, "winning": True, "fans": fans, "total": best.total}
+        if self.spec.settlement is not None:
+            result.update(self._settle(hand, best))
+        return result
+
+    def _facts(self, hand: Hand) -> HandFacts:
+        holder: dict[str, int] = {}
+
+        def waits() -> int:
+            if "n" not in holder:
+                holder["n"] = len(self._waits(hand))
+            return holder["n"]
+
+        return HandFacts.of(self.spec, hand, waits)
+
+    def _best(self, hand: Hand) -> tuple[Scored | None, str]:
+        facts = self._facts(hand)
+        options = decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn)
+        if not options:
+            return None, "the tiles do not form a winning shape (" + ", ".join(
+                s.name.replace("_", " ") for s in self.spec.shapes) + ")"
+        best: Scored | None = None
+        failed: str | None = None
+        for d in options:
+            env = Env(facts, d)
+            unmet = self._unmet_requirement(env)
+            if unmet is not None:
+                failed = failed or unmet
+                continue
+            scored = self._score(env)
+            if best is None or scored.total > best.total:
+                best = scored
+        return best, failed or ""
+
+    def _unmet_requirement(self, env: Env) -> str | None:
+        for r in self.spec.requirements:
+            if not self.evaluator.value(r.condition, env):
+                english = f" ({r.english})" if r.english else ""
+                return f"requirement {r.name}{english} is not met"
+        return None
+
+    def _score(self, env: Env) -> Scored:
+        present = []
+        for p in self.spec.patterns:
+            n = self.evaluator.count(p, env)
+            if n > 0:
+                present.append(Counted(p, self.evaluator.worth(p, env), n))
+        fans = resolve_exclusions(self.spec, present)
+        return Scored(env.decomposition, tuple(fans), sum(c.value * c.count for c in fans), env)
+
+    def _waits(self, hand: Hand) -> list[int]:
+        """Tiles that complete the hand's shape and meet every requirement (minimums aside)."""
+        held = Counter(hand.concealed)
+        for m in hand.melds:
+            held.update(m.tiles)
+        waits = []
+        for tile in self.spec.tiles:
+            if tile.index in self.flowers or held[tile.index] >= tile.copies:
+                continue
+            trial = Hand(hand.concealed, tile.index, hand.melds, hand.context, hand.options, hand.other_melds,
+                         hand.seat, hand.dealer, hand.discarder)
+            if self._completes(trial):
+                waits.append(tile.index)
+        return waits
+
+    def _completes(self, hand: Hand) -> bool:
+        def no_waits() -> int:
+            raise EvaluationError("a requirement cannot depend on `waits`")
+
+        facts = HandFacts.of(self.spec, hand, no_waits)
+        return any(self._unmet_requirement(Env(facts, d)) is None
+                   for d in decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn))
+
+    # -- settlement
+
+    def _losers(self, hand: Hand) -> tuple[Loser, ...]:
+        losers = []
+        for seat in range(self.spec.players):
+            if seat == hand.seat:
+                continue
+            melds = hand.other_melds.get(seat, ())
+            losers.append(Loser(seat, seat == hand.dealer, seat == hand.discarder,
+                                any(m.kind.opens for m in melds)))
+        return tuple(losers)
+
+    def _settle(self, hand: Hand, best: Scored) -> dict:
+        settlement = self.spec.settlement
+        assert settlement is not None
+        case = "self_drawn" if hand.self_drawn else "discard"
+        rule = next((r for r in settlement.rules if r.case == case), None)
+        if rule is None:
+            return {}
+        losers = self._losers(hand)
+        env = Env(best.env.facts, best.env.decomposition, best.env.counts, losers=losers, total=best.total,
+                  bindings={b.name: b.expr for b in settlement.bindings})
+        shares = {loser.seat: self._share(env.inside(None, loser)) for loser in losers}
+        env.shares.update({seat: total for seat, (_, total) in shares.items()})
+        payments = [0] * self.spec.players
+        for payment in rule.payments:
+            for loser in self._payers(payment.payer, losers):
+                amount = self.evaluator.value(payment.amount, env.inside(None, loser))
+                payments[loser.seat] -= amount
+                payments[hand.seat] += amount
+        result: dict = {"payments": [_plain(p) for p in payments]}
+        if self.spec.loser_patterns:
+            result["shares"] = [{"seat": seat, "fans": [_fan_json(c) for c in fans], "total": total}
+                                for seat, (fans, total) in shares.items()]
+        return result
+
+    def _payers(self, payer: str, losers: tuple[Loser, ...]) -> list[Loser]:
+        if payer == "each loser":
+            return list(losers)
+        if payer == "discarder":
+            return [loser for loser in losers if loser.discarder]
+        return [loser for loser in losers if not loser.discarder]
+
+    def _share(self, env: Env) -> tuple[list[Counted], int]:
+        """The loser fans of one loser's share, after their own exclusions."""
+        present = []
+        for p in self.spec.loser_patterns:
+            n = self.evaluator.count(p, env)
+            if n > 0:
+                present.append(Counted(p, self.evaluator.worth(p, env), n))
+        fans = resolve_exclusions(self.spec, present)
+        return fans, sum(c.value * c.count for c in fans)
+
+
+def _fan_json(c: Counted) -> dict:
+    return {"name": c.pattern.name, "en": c.pattern.english, "value": c.value, "count": c.count}
+
+
+def _plain(value: int | Fraction) -> int | float:
+    return value if isinstance(value, int) else float(value)

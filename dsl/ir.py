@@ -1,0 +1,342 @@
+"""The checked intermediate representation: the one contract between the front end and the back ends.
+
+Everything here is resolved: names point at declarations, tile sets are sets of tile indices,
+expressions know what each name means. Back ends (interpreter, codegen, docs) read only this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .source import Span
+
+# ---------------------------------------------------------------- tiles
+
+
+@dataclass(frozen=True)
+class Tile:
+    index: int
+    code: str  # "5m", "1z"
+    suit: str  # suit code, "m"
+    rank: int
+    name: str  # "五万", "东"
+    english: str
+    copies: int
+    numbered: bool  # part of a 1..9 suit: can form chows
+
+
+@dataclass(frozen=True)
+class Suit:
+    code: str
+    name: str
+    english: str
+    numbered: bool
+    flowers: bool
+    tiles: tuple[int, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class TileSet:
+    name: str
+    english: str | None
+    tiles: frozenset[int]
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class MeldKind:
+    """A kind of declared meld. Built-in kinds check their shape; a spec's own kinds are fixed tiles."""
+
+    name: str
+    english: str | None
+    shape: str  # "chow", "pung", "kong" or "fixed"
+    concealed: bool
+    opens: bool  # laying it down opens the hand (开门)
+    tiles: tuple[int, ...] = ()  # for "fixed"
+    span: Span | None = None
+
+
+@dataclass(frozen=True)
+class Shape:
+    name: str  # "standard", "seven_pairs", "thirteen_orphans"
+    chows: bool = True
+
+
+@dataclass(frozen=True)
+class ContextKey:
+    name: str
+    kind: str  # "flag", "wind", "seat", "count", "tiles", "melds_by_seat"
+    description: str
+    builtin: bool
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    description: str
+    default: int | str | bool
+    span: Span
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Expr:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    value: int | str | bool
+
+
+@dataclass(frozen=True)
+class Var(Expr):
+    """A value of the hand or its context: `suits`, `self_drawn`, `waits`, `total`, a flag, an option."""
+
+    scope: str  # "hand", "context", "flag", "option", "settle", "binding"
+    name: str
+
+
+@dataclass(frozen=True)
+class PatternRef(Expr):
+    """How often another pattern occurs in this decomposition (before exclusions)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Item(Expr):
+    """An attribute of the element being looked at inside count(...), all(...), any(...), sum(...)."""
+
+    element: str  # "tile", "group", "kind", "loser"
+    name: str
+
+
+@dataclass(frozen=True)
+class ItemTileSet(Expr):
+    """The element lies in a tile set: every tile of it (`all`), or some tile of it (`any`)."""
+
+    element: str
+    tileset: str
+    every: bool
+
+
+@dataclass(frozen=True)
+class TileOf(Expr):
+    """A tile-valued name: `win`, `seat_wind`, `round_wind`."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class TileAttr(Expr):
+    tile: Expr
+    name: str  # "suit", "rank"
+
+
+@dataclass(frozen=True)
+class InTileSet(Expr):
+    tile: Expr
+    tileset: str
+
+
+@dataclass(frozen=True)
+class LoserAttr(Expr):
+    """`loser.dealer`: an attribute of the loser whose share is being computed."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Aggregate(Expr):
+    function: str  # "count", "all", "any", "sum"
+    source: str  # "tiles", "groups", "sets", "chows", "pungs", "kongs", "pairs", "kinds", "losers"
+    body: Expr | None
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    function: str  # "min", "max", "abs"
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Binary(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Negate(Expr):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Conditional(Expr):
+    then: Expr
+    condition: Expr
+    otherwise: Expr
+
+
+def walk(expr: Expr | None) -> Iterator[Expr]:
+    """Every node of an expression tree, the root first."""
+    if expr is None:
+        return
+    yield expr
+    for value in vars(expr).values():
+        children = value if isinstance(value, tuple) else (value,)
+        for child in children:
+            if isinstance(child, Expr):
+                yield from walk(child)
+
+
+# ---------------------------------------------------------------- rules
+
+
+@dataclass(frozen=True)
+class Requirement:
+    name: str
+    english: str | None
+    condition: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str  # "fixed", "each", "computed", "computed_each"
+    amount: int | None
+    expr: Expr | None
+
+    @property
+    def per_occurrence(self) -> bool:
+        return self.kind in ("each", "computed_each")
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    target: str
+    times: int | None  # None: the whole pattern; n: n occurrences of it
+    span: Span
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str
+    english: str | None
+    value: Value
+    condition: Expr
+    excludes: tuple[Exclusion, ...]
+    aliases: tuple[str, ...]
+    doc: str | None
+    scope: str  # "hand" or "loser"
+    order: int  # declaration order: breaks ties between equal values
+    span: Span
+
+
+@dataclass(frozen=True)
+class ExclusiveGroup:
+    """Only the most valuable present member counts (四川: 只按最大番算)."""
+
+    name: str
+    english: str | None
+    members: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Binding:
+    name: str
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str  # "each loser", "each other", "discarder"
+    amount: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class PaymentRule:
+    case: str  # "self_drawn" or "discard"
+    payments: tuple[Payment, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Settlement:
+    bindings: tuple[Binding, ...]
+    rules: tuple[PaymentRule, ...]
+    span: Span | None
+
+
+@dataclass(frozen=True)
+class ExpectedFan:
+    name: str
+    value: int | None
+    count: int
+
+
+@dataclass(frozen=True)
+class Example:
+    title: str
+    case: tuple[tuple[str, object], ...]  # the INTERFACE.md case, as sorted items
+    fans: tuple[ExpectedFan, ...] | None
+    total: int | None
+    no_win: str | None
+    error: str | None
+    payments: tuple[int, ...] | None
+    doc: str | None
+    span: Span
+
+    def case_dict(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.case}
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    title: str
+    english: str | None
+    parent: str | None
+    doc: str | None
+    path: str
+    source_hash: str
+    players: int
+    hand_size: int
+    tiles: tuple[Tile, ...]
+    suits: tuple[Suit, ...]
+    tilesets: tuple[TileSet, ...]
+    meld_kinds: tuple[MeldKind, ...]
+    shapes: tuple[Shape, ...]
+    context: tuple[ContextKey, ...]
+    options: tuple[Option, ...]
+    requirements: tuple[Requirement, ...]
+    minimum: int
+    minimum_excluding: tuple[str, ...]
+    principles: tuple[str, ...]
+    patterns: tuple[Pattern, ...]  # hand patterns in evaluation order (dependencies first)
+    loser_patterns: tuple[Pattern, ...]
+    exclusive_groups: tuple[ExclusiveGroup, ...]
+    settlement: Settlement | None
+    examples: tuple[Example, ...]
+
+    def tile(self, code: str) -> Tile | None:
+        return next((t for t in self.tiles if t.code == code), None)
+
+    def tileset(self, name: str) -> TileSet:
+        return next(t for t in self.tilesets if t.name == name)
+
+    def pattern(self, name: str) -> Pattern:
+        return next(p for p in self.patterns + self.loser_patterns if p.name == name)

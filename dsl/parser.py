@@ -1,0 +1,452 @@
+"""Spec text -> syntax tree (dsl.ast), with positions; syntax errors become diagnostics."""
+
+from __future__ import annotations
+
+import ast as python_ast
+from dataclasses import replace
+from functools import cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from . import ast
+from .paths import GRAMMAR_DIR
+from .source import Diagnostic, Source, Span, SpecError
+
+GRAMMAR = GRAMMAR_DIR / "mjdsl.lark"
+
+
+class SpecIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR"]
+    CLOSE_PAREN_types = ["RPAR"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@cache
+def _lark() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        postlex=SpecIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+# Friendly names for the terminals an error message may say were expected.
+_TERMINAL_NAMES = {
+    "NAME": "a name", "STRING": "a quoted string", "INT": "a number", "TILE_RUN": "tiles such as 123m",
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "COLON": "':'",
+    "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "TIMES": "'×'", "COMP_OP": "a comparison",
+    "$END": "end of file",
+}
+
+
+def _describe(token: Token | None) -> str:
+    if token is None or token.type == "$END":
+        return "end of file"
+    if token.type == "_NL":
+        return "end of line"
+    if token.type in ("_INDENT", "_DEDENT"):
+        return "a change of indentation"
+    return repr(str(token))
+
+
+def _expected(names: set[str]) -> str:
+    words = sorted({_TERMINAL_NAMES.get(n, repr(n.lower()) if n.isalpha() else n) for n in names})
+    if len(words) > 6:
+        return ""
+    return " (expected " + ", ".join(words) + ")"
+
+
+def _syntax_error(source: Source, exc: UnexpectedInput) -> SpecError:
+    line = getattr(exc, "line", None) or 1
+    column = getattr(exc, "column", None) or 1
+    if isinstance(exc, UnexpectedCharacters):
+        char = source.line(line)[column - 1 : column] or "?"
+        message = f"unexpected character {char!r}"
+        if "\uff00" <= char <= "\uffef" or "\u3000" <= char <= "\u303f":
+            message += " (a full-width punctuation mark; use ASCII , : ( ) = instead)"
+    elif isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type == "$END" or token.line is None:
+            line = len(source.text.splitlines()) or 1
+            column = len(source.line(line)) + 1
+        message = f"unexpected {_describe(token)}{_expected(set(exc.expected))}"
+    elif isinstance(exc, UnexpectedEOF):
+        line = len(source.text.splitlines()) or 1
+        column = len(source.line(line)) + 1
+        message = f"unexpected end of file{_expected(set(exc.expected))}"
+    else:
+        message = "syntax error"
+    width = 1
+    if isinstance(exc, UnexpectedToken) and exc.token.type not in ("$END", "_NL", "_INDENT", "_DEDENT"):
+        width = max(1, len(str(exc.token)))
+    span = Span(source, line, column, line, column + width)
+    return SpecError([Diagnostic("error", message, span)])
+
+
+def parse(source: Source) -> ast.Module:
+    text = source.text if source.text.endswith("\n") else source.text + "\n"
+    try:
+        tree = _lark().parse(text)
+    except UnexpectedInput as exc:
+        raise _syntax_error(source, exc) from None
+    except DedentError as exc:
+        raise SpecError([Diagnostic("error", f"inconsistent indentation: {exc}", None)]) from None
+    return ToAst(source).transform(tree)
+
+
+def parse_file(path: str) -> ast.Module:
+    return parse(Source.read(path))
+
+
+def _string(token: Token) -> str:
+    text = str(token)
+    if text.startswith('"""'):
+        return text[3:-3]
+    return python_ast.literal_eval(text)
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    """Parse tree -> dsl.ast nodes. One method per grammar rule."""
+
+    def __init__(self, source: Source):
+        super().__init__()
+        self.source = source
+
+    # -- helpers
+
+    def _span(self, meta) -> Span:
+        return Span(self.source, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _token_span(self, token: Token) -> Span:
+        return Span(self.source, token.line, token.column, token.end_line, token.end_column)
+
+    def _name(self, token: Token) -> ast.Name:
+        return ast.Name(str(token), self._token_span(token))
+
+    def _strings(self, items) -> list[str]:
+        return [_string(t) for t in items if isinstance(t, Token) and t.type == "STRING"]
+
+    def _names(self, items) -> list[ast.Name]:
+        return [self._name(t) for t in items if isinstance(t, Token) and t.type == "NAME"]
+
+    # -- top level
+
+    def start(self, meta, children):
+        return ast.Module(self.source.path, tuple(children))
+
+    def variant(self, meta, c):
+        strings = self._strings(c)
+        return ast.Variant(self._span(meta), self._name(c[0]), strings[0], strings[1] if len(strings) > 1 else None)
+
+    def extends(self, meta, c):
+        return ast.Extends(self._span(meta), self._name(c[0]))
+
+    def import_(self, meta, c):
+        return ast.Import(self._span(meta), self._name(c[0]))
+
+    def doc(self, meta, c):
+        return ast.Doc(self._span(meta), _string(c[0]))
+
+    def example_doc(self, meta, c):
+        return ("fields", {"doc": _string(c[0])})
+
+    def players(self, meta, c):
+        return ast.Players(self._span(meta), int(c[0]))
+
+    def hand_size(self, meta, c):
+        return ast.HandSize(self._span(meta), int(c[0]))
+
+    # -- tiles
+
+    def tiles(self, meta, c):
+        return ast.Tiles(self._span(meta), tuple(c))
+
+    def copies(self, meta, c):
+        return int(c[1])
+
+    def suit(self, meta, c):
+        code, name, english, low, high, copies = c
+        return ast.Suit(self._span(meta), self._name(code), self._name(name), _string(english),
+                        int(low), int(high), copies)
+
+    def honor_group(self, meta, c):
+        kind, code, name, english, copies, *tiles = c
+        return ast.HonorGroup(self._span(meta), str(kind), self._name(code), self._name(name), _string(english),
+                              copies, tuple(tiles))
+
+    def named_tile(self, meta, c):
+        name, english, copies = c
+        return ast.NamedTile(self._name(name), _string(english) if english else None, copies)
+
+    def tileset(self, meta, c):
+        name, english, tiles = c
+        return ast.TileSet(self._span(meta), self._name(name), _string(english) if english else None, tiles)
+
+    def tile_literal(self, meta, c):
+        return ast.TileLiteral(self._span(meta), str(c[0]))
+
+    def tile_name(self, meta, c):
+        return ast.TileName(self._span(meta), str(c[0]))
+
+    def tile_ranks(self, meta, c):
+        return ast.TileRanks(self._span(meta), tuple(int(t) for t in c))
+
+    def tile_union(self, meta, c):
+        return ast.TileSetOp(self._span(meta), "+", c[0], c[1])
+
+    def tile_difference(self, meta, c):
+        return ast.TileSetOp(self._span(meta), "-", c[0], c[1])
+
+    def order(self, meta, c):
+        return ast.Order(self._span(meta), self._name(c[0]), tuple(self._name(t) for t in c[1:]))
+
+    def wild(self, meta, c):
+        name, english, expr = c
+        return ast.Wild(self._span(meta), self._name(name), _string(english) if english else None, expr)
+
+    # -- melds, shapes, context
+
+    def melds(self, meta, c):
+        return ast.Melds(self._span(meta), tuple(self._names(c)))
+
+    def meld_kind(self, meta, c):
+        name, english, tiles = c
+        return ast.MeldKind(self._span(meta), self._name(name), _string(english) if english else None, tiles)
+
+    def shapes(self, meta, c):
+        return ast.Shapes(self._span(meta), tuple(c))
+
+    def shape_item(self, meta, c):
+        return ast.ShapeItem(self._name(c[0]), self._name(c[1]) if c[1] else None)
+
+    def context(self, meta, c):
+        return ast.Context(self._span(meta), tuple(self._names(c)))
+
+    def flag(self, meta, c):
+        return ast.Flag(self._span(meta), self._name(c[0]), _string(c[1]))
+
+    def option(self, meta, c):
+        return ast.Option(self._span(meta), self._name(c[0]), _string(c[1]), c[2])
+
+    def int_literal(self, meta, c):
+        return int(c[0])
+
+    def name_literal(self, meta, c):
+        text = str(c[0])
+        return {"true": True, "false": False}.get(text, text)
+
+    def tiles_literal(self, meta, c):
+        return str(c[0])
+
+    # -- requirements and patterns
+
+    def require(self, meta, c):
+        name, english, condition = c
+        return ast.Require(self._span(meta), self._name(name), _string(english) if english else None, condition)
+
+    def minimum(self, meta, c):
+        return ast.Minimum(self._span(meta), int(c[0]), tuple(c[1] or ()))
+
+    def principles(self, meta, c):
+        return ast.Principles(self._span(meta), tuple(c[0]))
+
+    def name_list(self, meta, c):
+        return [self._name(t) for t in c]
+
+    def fixed_value(self, meta, c):
+        return ast.Value("fixed", amount=int(c[0]))
+
+    def each_value(self, meta, c):
+        return ast.Value("each", amount=int(c[0]))
+
+    def computed_value(self, meta, c):
+        return ast.Value("computed", expr=c[0])
+
+    def computed_each_value(self, meta, c):
+        return ast.Value("computed_each", expr=c[0])
+
+    def exclusion(self, meta, c):
+        return ast.Exclusion(self._name(c[0]), int(c[2]) if c[2] is not None else None)
+
+    def exclude(self, meta, c):
+        return ("exclude", tuple(c))
+
+    def alias(self, meta, c):
+        return ("alias", tuple(c[0]))
+
+    def _pattern(self, meta, name, english, value, condition, clauses):
+        excludes, aliases, docs = [], [], []
+        for clause in clauses:
+            if isinstance(clause, ast.Doc):
+                docs.append(clause.text)
+            elif clause[0] == "exclude":
+                excludes.extend(clause[1])
+            else:
+                aliases.extend(clause[1])
+        return ast.Pattern(self._span(meta), self._name(name), _string(english) if english else None, value,
+                           condition, tuple(excludes), tuple(aliases), "\n".join(docs) or None)
+
+    def pattern(self, meta, c):
+        name, english, value, condition, *clauses = c
+        return self._pattern(meta, name, english, value, condition, [x for x in clauses if x is not None])
+
+    def pattern_block(self, meta, c):
+        name, english, value, condition, *clauses = c
+        return self._pattern(meta, name, english, value, condition, clauses)
+
+    def fan(self, meta, c):
+        return c[0]
+
+    def loser_fan(self, meta, c):
+        return replace(c[0], scope="loser")
+
+    def replace(self, meta, c):
+        return replace(c[0], replaces=True)
+
+    def remove(self, meta, c):
+        return ast.Remove(self._span(meta), tuple(c[0]))
+
+    def exclusive(self, meta, c):
+        name, english, members = c
+        return ast.Exclusive(self._span(meta), self._name(name), _string(english) if english else None,
+                             tuple(members))
+
+    # -- scoring and settlement
+
+    def binding(self, meta, c):
+        return ast.Binding(self._span(meta), self._name(c[0]), c[1])
+
+    def score(self, meta, c):
+        return ast.Score(self._span(meta), tuple(c))
+
+    def settle(self, meta, c):
+        bindings = tuple(x for x in c if isinstance(x, ast.Binding))
+        rules = tuple(x for x in c if isinstance(x, ast.PaymentRule))
+        return ast.Settle(self._span(meta), bindings, rules)
+
+    def payment_rule(self, meta, c):
+        return ast.PaymentRule(self._span(meta), self._name(c[0]), tuple(c[1:]))
+
+    def payment(self, meta, c):
+        each, payer = c[0]
+        return ast.Payment(self._span(meta), each, payer, c[1])
+
+    def each_payer(self, meta, c):
+        return (True, self._name(c[0]))
+
+    def one_payer(self, meta, c):
+        return (False, self._name(c[0]))
+
+    # -- examples
+
+    def example(self, meta, c):
+        fields: dict = {"title": _string(c[0])}
+        context: list = []
+        others: list = []
+        for kind, value in c[1:]:
+            if kind == "win":
+                fields["win"], items = value
+                context.extend(items)
+            elif kind == "context":
+                context.extend(value)
+            elif kind == "other":
+                others.append(value)
+            else:
+                fields.update(value)
+        lines = tuple(self.source.line(n) for n in range(meta.line, meta.end_line + 1))
+        return ast.Example(self._span(meta), context=tuple(context), others=tuple(others), lines=lines, **fields)
+
+    def hand_line(self, meta, c):
+        return ("fields", {"hand": "".join(str(t) for t in c)})
+
+    def meld_lit(self, meta, c):
+        return ast.MeldLiteral(self._span(meta), str(c[0]), "".join(str(t) for t in c[1:]))
+
+    def melds_line(self, meta, c):
+        return ("fields", {"melds": tuple(c)})
+
+    def other_line(self, meta, c):
+        return ("other", (int(c[0]), tuple(c[1:])))
+
+    def win_line(self, meta, c):
+        return ("win", (str(c[0]), tuple(c[1:])))
+
+    def with_line(self, meta, c):
+        return ("context", tuple(c))
+
+    def context_item(self, meta, c):
+        return (self._name(c[0]), True if c[1] is None else c[1])
+
+    def expected_fan(self, meta, c):
+        name, value, _, times = c
+        return ast.ExpectedFan(self._name(name), int(value) if value is not None else None,
+                               int(times) if times is not None else 1)
+
+    def expect_fans(self, meta, c):
+        fans = tuple(x for x in c if isinstance(x, ast.ExpectedFan))
+        totals = [int(x) for x in c if isinstance(x, Token) and x.type == "INT"]
+        return ("fields", {"fans": fans, "total": totals[0] if totals else None})
+
+    def expect_total(self, meta, c):
+        return ("fields", {"total": int(c[0])})
+
+    def expect_no_win(self, meta, c):
+        return ("fields", {"no_win": _string(c[0]) if c[0] else ""})
+
+    def expect_error(self, meta, c):
+        return ("fields", {"error": _string(c[0])})
+
+    def payments_line(self, meta, c):
+        return ("fields", {"payments": tuple(c)})
+
+    def signed_int(self, meta, c):
+        return int(c[0])
+
+    def negative_int(self, meta, c):
+        return -int(c[0])
+
+    # -- expressions
+
+    def number(self, meta, c):
+        return ast.Number(self._span(meta), int(c[0]))
+
+    def ref(self, meta, c):
+        return ast.Ref(self._span(meta), str(c[0]))
+
+    def attribute(self, meta, c):
+        return ast.Attribute(self._span(meta), self._name(c[0]), self._name(c[1]))
+
+    def call(self, meta, c):
+        return ast.Call(self._span(meta), self._name(c[0]), tuple(a for a in c[1:] if a is not None))
+
+    def _binary(op):  # noqa: N805 - a factory used in the class body
+        def method(self, meta, c):
+            return ast.Binary(self._span(meta), op, c[0], c[-1])
+        return method
+
+    add, sub, mul, div, pow = _binary("+"), _binary("-"), _binary("*"), _binary("/"), _binary("^")
+    and_, or_ = _binary("and"), _binary("or")
+
+    def compare(self, meta, c):
+        return ast.Binary(self._span(meta), str(c[1]), c[0], c[2])
+
+    def member(self, meta, c):
+        return ast.Member(self._span(meta), c[0], self._name(c[1]))
+
+    def not_(self, meta, c):
+        return ast.Not(self._span(meta), c[0])
+
+    def neg(self, meta, c):
+        return ast.Negate(self._span(meta), c[0])
+
+    def conditional(self, meta, c):
+        return ast.Conditional(self._span(meta), c[0], c[1], c[2])

@@ -1,0 +1,780 @@
+"""Syntax tree -> checked IR: extends, names, tile sets, 不计 targets, scopes; every mistake is a diagnostic."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from . import ast, ir
+from .notation import HandError, parse_tiles
+from .parser import parse
+from .paths import spec_path
+from .source import Diagnostic, Source, Span, SpecError, error, suggest
+
+BUILTIN_MELDS = {
+    "chow": ir.MeldKind("chow", "Chow", "chow", concealed=False, opens=True),
+    "pung": ir.MeldKind("pung", "Pung", "pung", concealed=False, opens=True),
+    "kong": ir.MeldKind("kong", "Exposed kong", "kong", concealed=False, opens=True),
+    "added_kong": ir.MeldKind("added_kong", "Kong added to a pung", "kong", concealed=False, opens=True),
+    "concealed_kong": ir.MeldKind("concealed_kong", "Concealed kong", "kong", concealed=True, opens=False),
+}
+SHAPES = ("standard", "seven_pairs", "thirteen_orphans")
+WAITS = ("edge", "closed", "single", "two_sided", "pung_wait")
+PRINCIPLES = ("不重复", "不拆移", "不得相同", "套算一次", "就高不就低")
+
+# Context keys of INTERFACE.md: name -> (kind, description).
+CONTEXT_KEYS = {
+    "self_drawn": ("flag", "the winning tile was drawn, not discarded"),
+    "seat_wind": ("wind", "the winner's seat wind"),
+    "round_wind": ("wind", "the prevailing wind"),
+    "seat": ("seat", "the winner's seat, 0..3"),
+    "dealer": ("seat", "the dealer's seat"),
+    "discarder": ("seat", "the seat that discarded the winning tile"),
+    "last_tile": ("flag", "won on the last tile of the wall or the last discard"),
+    "kong_replacement": ("flag", "won on the replacement tile after a kong"),
+    "robbing_kong": ("flag", "won by robbing another player's added kong"),
+    "fourth_tile": ("flag", "the winning tile is the last one unseen"),
+    "flowers": ("count", "flower tiles declared"),
+    "riichi": ("flag", "riichi declared"),
+    "double_riichi": ("flag", "double riichi declared"),
+    "ippatsu": ("flag", "won within one go-around of riichi"),
+    "first_turn": ("flag", "won on the first turn (天胡 / 地胡, tenhou / chiihou)"),
+    "dora": ("tiles", "dora indicators"),
+    "ura": ("tiles", "ura-dora indicators"),
+    "honba": ("count", "honba counters"),
+    "riichi_sticks": ("count", "riichi sticks on the table"),
+    "other_melds": ("melds_by_seat", "the other players' declared melds, by seat"),
+}
+ALWAYS_ACCEPTED = ("self_drawn", "seat", "dealer", "discarder", "seat_wind")
+
+HAND_VARS = {
+    "shape": "the shape of the decomposition",
+    "wait": "the wait completed by the winning tile",
+    "waits": "how many different tiles complete the hand",
+    "suits": "how many numbered suits the hand holds",
+    "opened": "some meld laid down opens the hand",
+    "is_dealer": "the winner is the dealer",
+}
+SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share"}
+TILE_VALUED = {"win": "the winning tile", "seat_wind": "the seat wind tile", "round_wind": "the prevailing wind tile"}
+TILE_ATTRS = ("suit", "rank")
+LOSER_ATTRS = ("dealer", "discarder", "opened", "seat")
+
+SOURCES = {
+    "tiles": "tile", "groups": "group", "sets": "group", "chows": "group", "pungs": "group",
+    "kongs": "group", "pairs": "group", "kinds": "kind", "losers": "loser",
+}
+ELEMENT_ATTRS = {
+    "tile": ("suit", "rank", "numbered", "honor"),
+    "group": ("chow", "pung", "kong", "pair", "concealed", "exposed", "declared", "opens", "suit", "rank",
+              "tile", "with_win", "size"),
+    "kind": ("copies", "konged", "suit", "rank", "tile"),
+    "loser": LOSER_ATTRS,
+}
+AGGREGATES = {"count": (1, 2), "all": (2, 2), "any": (2, 2), "sum": (2, 2)}
+FUNCTIONS = {"min": (2, 9), "max": (2, 9), "abs": (1, 1)}
+PAYERS = ("each loser", "each other", "discarder")
+PAYMENT_CASES = ("self_drawn", "discard")
+
+
+def load_spec(name_or_path: str) -> ir.Spec:
+    """Parse and resolve a spec by path or bundled name; raises SpecError with diagnostics."""
+    return resolve_file(_locate(name_or_path, None))
+
+
+def check(name_or_path: str) -> tuple[ir.Spec | None, list[Diagnostic]]:
+    """Everything `mjdsl check` reports: errors (then no spec) or the spec and its warnings."""
+    try:
+        spec = load_spec(name_or_path)
+    except SpecError as exc:
+        return None, exc.diagnostics
+    return spec, warnings(spec)
+
+
+def resolve_file(path: Path) -> ir.Spec:
+    source = Source.read(path)
+    return resolve(parse(source), source)
+
+
+def resolve(module: ast.Module, source: Source) -> ir.Spec:
+    return Resolver(module, source).spec()
+
+
+def _locate(name: str, span: Span | None) -> Path:
+    path = spec_path(name)
+    if path is None:
+        from .paths import bundled_specs
+        raise error(f"no spec named {name!r}", span, suggest(name, bundled_specs()))
+    return path
+
+
+# ---------------------------------------------------------------- merging extends
+
+
+@dataclass
+class Declarations:
+    """A spec's declarations after applying `extends`: the parent's, then the child's changes."""
+
+    variant: ast.Variant | None = None
+    parent: str | None = None
+    docs: list[str] = field(default_factory=list)
+    players: int = 4
+    hand_size: int = 14
+    tiles: ast.Tiles | None = None
+    tilesets: dict[str, ast.TileSet] = field(default_factory=dict)
+    melds: ast.Melds | None = None
+    meld_kinds: dict[str, ast.MeldKind] = field(default_factory=dict)
+    shapes: ast.Shapes | None = None
+    context: list[ast.Name] = field(default_factory=list)
+    flags: dict[str, ast.Flag] = field(default_factory=dict)
+    options: dict[str, ast.Option] = field(default_factory=dict)
+    requirements: dict[str, ast.Require] = field(default_factory=dict)
+    minimum: ast.Minimum | None = None
+    principles: ast.Principles | None = None
+    patterns: dict[str, ast.Pattern] = field(default_factory=dict)
+    exclusive: dict[str, ast.Exclusive] = field(default_factory=dict)
+    score: ast.Score | None = None
+    settle: ast.Settle | None = None
+    examples: list[ast.Example] = field(default_factory=list)
+    unsupported: list[ast.Decl] = field(default_factory=list)
+    removed: set[str] = field(default_factory=set)
+    sources: list[str] = field(default_factory=list)
+
+
+def _collect(module: ast.Module, source: Source, chain: tuple[str, ...]) -> Declarations:
+    decls = module.decls
+    parent = next((d for d in decls if isinstance(d, ast.Extends)), None)
+    if parent is not None:
+        parent_path = _locate(parent.parent.text, parent.parent.span).resolve()
+        if str(parent_path) in chain:
+            raise error(f"spec {parent.parent.text!r} extends itself through {' -> '.join(Path(c).stem for c in chain)}",
+                        parent.parent.span)
+        parent_source = Source.read(parent_path)
+        merged = _collect(parse(parent_source), parent_source, chain + (str(parent_path),))
+        merged.parent = parent.parent.text
+        merged.examples = []  # a parent's worked hands need not hold under the child's rules
+        merged.docs = []
+    else:
+        merged = Declarations()
+    merged.sources.append(source.text)
+    for decl in decls:
+        _apply(merged, decl, chain)
+    return merged
+
+
+def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
+    match decl:
+        case ast.Variant():
+            into.variant = decl
+        case ast.Extends():
+            pass
+        case ast.Import():
+            path = _locate(decl.spec.text, decl.spec.span).resolve()
+            imported_source = Source.read(path)
+            imported = _collect(parse(imported_source), imported_source, chain + (str(path),))
+            into.tiles = into.tiles or imported.tiles
+            into.tilesets.update(imported.tilesets)
+            into.meld_kinds.update(imported.meld_kinds)
+        case ast.Doc():
+            into.docs.append(decl.text)
+        case ast.Players():
+            into.players = decl.count
+        case ast.HandSize():
+            into.hand_size = decl.tiles
+        case ast.Tiles():
+            into.tiles = decl
+        case ast.TileSet():
+            into.tilesets[decl.name.text] = decl
+        case ast.Melds():
+            into.melds = decl
+        case ast.MeldKind():
+            into.meld_kinds[decl.name.text] = decl
+        case ast.Shapes():
+            into.shapes = decl
+        case ast.Context():
+            into.context.extend(decl.keys)
+        case ast.Flag():
+            into.flags[decl.name.text] = decl
+        case ast.Option():
+            into.options[decl.name.text] = decl
+        case ast.Require():
+            into.requirements[decl.name.text] = decl
+        case ast.Minimum():
+            into.minimum = decl
+        case ast.Principles():
+            into.principles = decl
+        case ast.Pattern():
+            _apply_pattern(into, decl)
+        case ast.Exclusive():
+            into.exclusive[decl.name.text] = decl
+        case ast.Remove():
+            for name in decl.names:
+                if name.text not in into.patterns:
+                    raise error(f"cannot remove {name.text!r}: no such fan", name.span,
+                                suggest(name.text, into.patterns))
+                del into.patterns[name.text]
+                into.removed.add(name.text)
+        case ast.Score():
+            into.score = decl
+        case ast.Settle():
+            into.settle = decl
+        case ast.Example():
+            into.examples.append(decl)
+        case ast.Order() | ast.Wild():
+            into.unsupported.append(decl)
+
+
+def _apply_pattern(into: Declarations, decl: ast.Pattern) -> None:
+    name = decl.name.text
+    exists = name in into.patterns
+    if decl.replaces and not exists:
+        raise error(f"cannot replace {name!r}: no such fan", decl.name.span, suggest(name, into.patterns))
+    if exists and not decl.replaces:
+        earlier = into.patterns[name]
+        where = "the parent spec" if earlier.span.source is not decl.span.source else f"line {earlier.span.line}"
+        raise error(f"fan {name!r} is already defined in {where}", decl.name.span,
+                    "write `replace fan` to change it")
+    into.patterns[name] = decl
+
+
+# ---------------------------------------------------------------- resolving
+
+
+class Resolver:
+    def __init__(self, module: ast.Module, source: Source):
+        self.source = source
+        self.d = _collect(module, source, (str(Path(source.path).resolve()),))
+        if self.d.unsupported:
+            decl = self.d.unsupported[0]
+            raise error("wild tiles and indicator orders are not supported by this version of mjdsl", decl.span)
+        if self.d.variant is None:
+            raise error("a spec starts with `variant NAME \"中文名\" \"English name\"`",
+                        Span(source, 1, 1, 1, 2))
+        if self.d.tiles is None:
+            raise error("the spec declares no tiles (add a `tiles:` block or `extends` a spec)", self.d.variant.span)
+
+    # -- whole spec
+
+    def spec(self) -> ir.Spec:
+        d = self.d
+        self.tiles, self.suits = self._tiles(d.tiles)
+        self.codes = {t.code: t.index for t in self.tiles}
+        self.suit_codes = {s.code for s in self.suits}
+        self.tile_names = {t.name: t.index for t in self.tiles}
+        self.tilesets = self._tilesets()
+        self.meld_kinds = self._meld_kinds()
+        self.shapes = self._shapes()
+        self.context = self._context()
+        self.options = tuple(ir.Option(o.name.text, o.description, o.default, o.span) for o in d.options.values())
+        self.aliases = self._aliases()
+        self.hand_names = [n for n, p in d.patterns.items() if p.scope == "hand"]
+        self.loser_names = [n for n, p in d.patterns.items() if p.scope == "loser"]
+        patterns = [self._pattern(p, i) for i, p in enumerate(d.patterns.values())]
+        hand = _dependency_order([p for p in patterns if p.scope == "hand"])
+        loser = _dependency_order([p for p in patterns if p.scope == "loser"])
+        requirements = tuple(
+            ir.Requirement(r.name.text, r.english, self._expr(r.condition, Scope("hand")), r.span)
+            for r in d.requirements.values())
+        minimum = d.minimum.value if d.minimum else 0
+        excluding = tuple(self._pattern_name(n) for n in (d.minimum.excluding if d.minimum else ()))
+        principles = tuple(self._principle(n) for n in (d.principles.names if d.principles else ()))
+        exclusive = tuple(self._exclusive(g) for g in d.exclusive.values())
+        settlement = self._settlement(d.settle) if d.settle else None
+        if d.score is not None:
+            raise error("`score:` blocks are not supported by this version of mjdsl", d.score.span)
+        variant = d.variant
+        spec = ir.Spec(
+            name=variant.name.text, title=variant.title, english=variant.english, parent=d.parent,
+            doc="\n\n".join(t.strip() for t in d.docs) or None, path=self.source.path,
+            source_hash=hashlib.sha256("\0".join(d.sources).encode()).hexdigest()[:16],
+            players=d.players, hand_size=d.hand_size, tiles=self.tiles, suits=self.suits,
+            tilesets=tuple(self.tilesets.values()), meld_kinds=tuple(self.meld_kinds.values()), shapes=self.shapes,
+            context=self.context, options=self.options, requirements=requirements, minimum=minimum,
+            minimum_excluding=excluding, principles=principles, patterns=tuple(hand), loser_patterns=tuple(loser),
+            exclusive_groups=exclusive, settlement=settlement, examples=(),
+        )
+        return replace(spec, examples=tuple(self._example(e) for e in d.examples))
+
+    # -- tiles
+
+    def _tiles(self, block: ast.Tiles) -> tuple[tuple[ir.Tile, ...], tuple[ir.Suit, ...]]:
+        tiles: list[ir.Tile] = []
+        suits: list[ir.Suit] = []
+        seen_codes: dict[str, Span] = {}
+        for group in block.groups:
+            code = group.code.text
+            if code in seen_codes or len(code) != 1 or not code.isascii() or not code.isalpha():
+                problem = "is used twice" if code in seen_codes else "must be one ASCII letter"
+                raise error(f"suit code {code!r} {problem}", group.code.span)
+            seen_codes[code] = group.code.span
+            start = len(tiles)
+            if isinstance(group, ast.Suit):
+                if not 0 <= group.low <= group.high <= 9:
+                    raise error("ranks of a suit run within 0..9", group.span)
+                for rank in range(group.low, group.high + 1):
+                    tiles.append(ir.Tile(len(tiles), f"{rank}{code}", code, rank, f"{_CHINESE_RANKS[rank]}{group.name.text}",
+                                         f"{rank} {group.english}", group.copies, numbered=True))
+            else:
+                if len(group.tiles) > 9:
+                    raise error("a tile group holds at most 9 tiles (one digit each)", group.span)
+                for rank, named in enumerate(group.tiles, start=1):
+                    tiles.append(ir.Tile(len(tiles), f"{rank}{code}", code, rank, named.name.text,
+                                         named.english or named.name.text, named.copies or group.copies,
+                                         numbered=False))
+            suits.append(ir.Suit(code, group.name.text, group.english, isinstance(group, ast.Suit),
+                                 getattr(group, "kind", "") == "flowers", tuple(range(start, len(tiles))), group.span))
+        names: dict[str, ir.Tile] = {}
+        for tile in tiles:
+            if tile.name in names and not tile.numbered:
+                raise error(f"tile name {tile.name!r} is used twice", block.span)
+            names[tile.name] = tile
+        return tuple(tiles), tuple(suits)
+
+    def _tilesets(self) -> dict[str, ir.TileSet]:
+        sets: dict[str, ir.TileSet] = {}
+        for suit in self.suits:
+            whole = frozenset(suit.tiles)
+            sets[suit.name] = ir.TileSet(suit.name, suit.english, whole, None)
+            sets[suit.code] = ir.TileSet(suit.code, suit.english, whole, None)
+        self.tilesets = sets
+        for decl in self.d.tilesets.values():
+            if decl.name.text in sets or decl.name.text in self.tile_names:
+                raise error(f"tile set {decl.name.text!r} has the name of a suit or tile", decl.name.span)
+            sets[decl.name.text] = ir.TileSet(decl.name.text, decl.english, self._tile_expr(decl.tiles), decl.span)
+        return sets
+
+    def _tile_expr(self, expr: ast.TileExpr) -> frozenset[int]:
+        match expr:
+            case ast.TileLiteral():
+                try:
+                    return frozenset(parse_tiles(expr.text, self.codes))
+                except HandError as exc:
+                    raise error(str(exc), expr.span) from None
+            case ast.TileName():
+                if expr.name in self.tilesets:
+                    return self.tilesets[expr.name].tiles
+                if expr.name in self.tile_names:
+                    return frozenset({self.tile_names[expr.name]})
+                candidates = list(self.tilesets) + list(self.tile_names)
+                raise error(f"unknown tile or tile set {expr.name!r}", expr.span, suggest(expr.name, candidates))
+            case ast.TileRanks():
+                return frozenset(t.index for t in self.tiles if t.numbered and t.rank in expr.ranks)
+            case ast.TileSetOp():
+                left, right = self._tile_expr(expr.left), self._tile_expr(expr.right)
+                return left | right if expr.op == "+" else left - right
+        raise AssertionError(expr)
+
+    def _meld_kinds(self) -> dict[str, ir.MeldKind]:
+        kinds: dict[str, ir.MeldKind] = {}
+        allowed = self.d.melds.kinds if self.d.melds else [ast.Name(n, self.d.variant.span) for n in BUILTIN_MELDS]
+        for name in allowed:
+            if name.text not in BUILTIN_MELDS:
+                raise error(f"unknown meld kind {name.text!r}", name.span, suggest(name.text, BUILTIN_MELDS))
+            kinds[name.text] = replace(BUILTIN_MELDS[name.text], span=name.span)
+        for decl in self.d.meld_kinds.values():
+            tiles = tuple(sorted(self._tile_expr(decl.tiles)))
+            kinds[decl.name.text] = ir.MeldKind(decl.name.text, decl.english, "fixed", concealed=False, opens=False,
+                                                tiles=tiles, span=decl.span)
+        return kinds
+
+    def _shapes(self) -> tuple[ir.Shape, ...]:
+        if self.d.shapes is None:
+            return (ir.Shape("standard", chows="chow" in self.meld_kinds),)
+        shapes = []
+        for item in self.d.shapes.items:
+            if item.name.text not in SHAPES:
+                raise error(f"unknown shape {item.name.text!r}", item.name.span, suggest(item.name.text, SHAPES))
+            if item.without is not None and item.without.text != "chow":
+                raise error("a shape can only be written `without chow`", item.without.span)
+            shapes.append(ir.Shape(item.name.text, chows=item.without is None))
+        return tuple(shapes)
+
+    def _context(self) -> tuple[ir.ContextKey, ...]:
+        keys: dict[str, ir.ContextKey] = {}
+        for name in ALWAYS_ACCEPTED:
+            kind, text = CONTEXT_KEYS[name]
+            keys[name] = ir.ContextKey(name, kind, text, builtin=True)
+        for name in self.d.context:
+            if name.text not in CONTEXT_KEYS:
+                raise error(f"unknown context key {name.text!r}", name.span,
+                            suggest(name.text, CONTEXT_KEYS) or "declare a spec's own key with `flag NAME \"...\"`")
+            kind, text = CONTEXT_KEYS[name.text]
+            keys[name.text] = ir.ContextKey(name.text, kind, text, builtin=True)
+        for flag in self.d.flags.values():
+            if flag.name.text in keys or flag.name.text in CONTEXT_KEYS:
+                raise error(f"flag {flag.name.text!r} has the name of a built-in context key", flag.name.span)
+            keys[flag.name.text] = ir.ContextKey(flag.name.text, "flag", flag.description, builtin=False)
+        return tuple(keys.values())
+
+    def _aliases(self) -> dict[str, str]:
+        aliases: dict[str, str] = {}
+        for pattern in self.d.patterns.values():
+            for alias in pattern.aliases:
+                if alias.text in self.d.patterns or alias.text in aliases:
+                    raise error(f"alias {alias.text!r} is already the name of a fan", alias.span)
+                aliases[alias.text] = pattern.name.text
+        return aliases
+
+    # -- patterns
+
+    def _pattern_name(self, name: ast.Name, names: Iterable[str] | None = None) -> str:
+        known = list(names) if names is not None else list(self.d.patterns)
+        if name.text in known:
+            return name.text
+        if name.text in self.aliases and self.aliases[name.text] in known:
+            return self.aliases[name.text]
+        if name.text in self.d.removed:
+            raise error(f"fan {name.text!r} was removed", name.span)
+        raise error(f"unknown fan {name.text!r}", name.span, suggest(name.text, known + list(self.aliases)))
+
+    def _pattern(self, p: ast.Pattern, order: int) -> ir.Pattern:
+        scope = Scope(p.scope)
+        value = ir.Value(p.value.kind, p.value.amount,
+                         self._expr(p.value.expr, scope) if p.value.expr is not None else None)
+        condition = self._expr(p.condition, scope)
+        excludes = []
+        for exclusion in p.excludes:
+            target = self._pattern_name(exclusion.target)
+            if target == p.name.text:
+                raise error(f"fan {target!r} cannot exclude itself", exclusion.target.span)
+            if self.d.patterns[target].scope != p.scope:
+                raise error(f"{target!r} is a {self.d.patterns[target].scope} fan; it cannot be excluded by a "
+                            f"{p.scope} fan", exclusion.target.span)
+            if exclusion.times is not None and not self.d.patterns[target].value.kind.endswith("each"):
+                raise error(f"`×{exclusion.times}` excludes occurrences, but {target!r} is not counted per "
+                            "occurrence", exclusion.target.span)
+            excludes.append(ir.Exclusion(target, exclusion.times, exclusion.target.span))
+        return ir.Pattern(p.name.text, p.english, value, condition, tuple(excludes),
+                          tuple(a.text for a in p.aliases), p.doc, p.scope, order, p.span)
+
+    def _principle(self, name: ast.Name) -> str:
+        if name.text not in PRINCIPLES:
+            raise error(f"unknown accounting principle {name.text!r}", name.span, suggest(name.text, PRINCIPLES))
+        raise error(f"the accounting principle {name.text!r} is not supported by this version of mjdsl", name.span)
+
+    def _exclusive(self, group: ast.Exclusive) -> ir.ExclusiveGroup:
+        members = tuple(self._pattern_name(m) for m in group.members)
+        for name, member in zip(members, group.members):
+            if self.d.patterns[name].scope != "hand":
+                raise error(f"{name!r} is a loser fan; exclusive groups hold hand fans", member.span)
+        return ir.ExclusiveGroup(group.name.text, group.english, members, group.span)
+
+    # -- settlement
+
+    def _settlement(self, settle: ast.Settle) -> ir.Settlement:
+        bindings = []
+        names: list[str] = []
+        for binding in settle.bindings:
+            expr = self._expr(binding.expr, Scope("settle", bindings=tuple(names)))
+            bindings.append(ir.Binding(binding.name.text, expr, binding.span))
+            names.append(binding.name.text)
+        scope = Scope("settle", bindings=tuple(names))
+        rules = []
+        for rule in settle.rules:
+            if rule.case.text not in PAYMENT_CASES:
+                raise error(f"unknown payment case {rule.case.text!r}", rule.case.span,
+                            suggest(rule.case.text, PAYMENT_CASES) or "write `self_drawn:` or `discard:`")
+            payments = []
+            for payment in rule.payments:
+                payer = ("each " if payment.each else "") + payment.payer.text
+                if payer not in PAYERS:
+                    raise error(f"unknown payer {payer!r}", payment.payer.span,
+                                suggest(payer, PAYERS) or "payers are: " + ", ".join(PAYERS))
+                if payer != "each loser" and rule.case.text == "self_drawn":
+                    raise error("on a self-drawn win there is no discarder: write `each loser pays ...`",
+                                payment.payer.span)
+                payments.append(ir.Payment(payer, self._expr(payment.amount, scope), payment.span))
+            rules.append(ir.PaymentRule(rule.case.text, tuple(payments), rule.span))
+        return ir.Settlement(tuple(bindings), tuple(rules), settle.span)
+
+    # -- examples
+
+    def _example(self, e: ast.Example) -> ir.Example:
+        case: dict[str, object] = {}
+        if e.hand is not None:
+            case["hand"] = e.hand
+        if e.win is not None:
+            case["win"] = e.win
+        if e.melds:
+            case["melds"] = tuple(f"{m.kind} {m.tiles}" for m in e.melds)
+        if e.others:
+            case["other_melds"] = tuple((str(seat), tuple(f"{m.kind} {m.tiles}" for m in melds))
+                                        for seat, melds in e.others)
+        for name, value in e.context:
+            case[name.text] = value
+        all_names = list(self.d.patterns)
+        fans = None
+        if e.fans is not None:
+            fans = tuple(ir.ExpectedFan(self._pattern_name(f.name, all_names), f.value, f.count) for f in e.fans)
+        return ir.Example(e.title, tuple(sorted(case.items())), fans, e.total, e.no_win, e.error, e.payments,
+                          e.doc, e.span)
+
+    # -- expressions
+
+    def _expr(self, e: ast.Expr, scope: Scope) -> ir.Expr:
+        return ExprResolver(self, scope).resolve(e)
+
+
+@dataclass(frozen=True)
+class Scope:
+    kind: str  # "hand", "loser", "settle"
+    element: str | None = None
+    bindings: tuple[str, ...] = ()
+
+
+class ExprResolver:
+    """Binds every name of an expression to what it means in its scope."""
+
+    def __init__(self, resolver: Resolver, scope: Scope):
+        self.r = resolver
+        self.scope = scope
+
+    def resolve(self, e: ast.Expr) -> ir.Expr:
+        match e:
+            case ast.Number():
+                return ir.Const(e.span, e.value)
+            case ast.Ref():
+                return self._name(e.name, e.span)
+            case ast.Attribute():
+                return self._attribute(e)
+            case ast.Call():
+                return self._call(e)
+            case ast.Binary():
+                return ir.Binary(e.span, e.op, self.resolve(e.left), self.resolve(e.right))
+            case ast.Not():
+                return ir.Not(e.span, self.resolve(e.operand))
+            case ast.Negate():
+                return ir.Negate(e.span, self.resolve(e.operand))
+            case ast.Conditional():
+                return ir.Conditional(e.span, self.resolve(e.then), self.resolve(e.condition),
+                                      self.resolve(e.otherwise))
+            case ast.Member():
+                return ir.InTileSet(e.span, self._tile_valued(e.element), self._tileset(e.tileset))
+        raise AssertionError(e)
+
+    def _name(self, name: str, span: Span) -> ir.Expr:
+        element = self.scope.element
+        if element is not None:
+            if name in ELEMENT_ATTRS[element]:
+                return ir.Item(span, element, name)
+            if element != "loser" and name in self.r.tilesets:
+                return ir.ItemTileSet(span, element, name, every=True)
+            if element == "group" and name in self.r.meld_kinds:
+                return ir.Item(span, "group", name)
+        for lookup in self._lookups():
+            found = lookup(name, span)
+            if found is not None:
+                return found
+        raise error(f"unknown name {name!r}", span, suggest(name, self._known_names()))
+
+    def _lookups(self) -> list[Callable[[str, Span], ir.Expr | None]]:
+        return [self._binding, self._settle_var, self._hand_var, self._context_var, self._option,
+                self._pattern_ref, self._constant]
+
+    def _binding(self, name: str, span: Span) -> ir.Expr | None:
+        return ir.Var(span, "binding", name) if name in self.scope.bindings else None
+
+    def _settle_var(self, name: str, span: Span) -> ir.Expr | None:
+        if name not in SETTLE_VARS:
+            return None
+        if self.scope.kind == "hand":
+            raise error(f"{name!r} is only known when settling (in `settle:` or a loser fan)", span)
+        if name == "loser_total" and self.scope.kind != "settle":
+            raise error("'loser_total' is only known in `settle:`", span)
+        return ir.Var(span, "settle", name)
+
+    def _hand_var(self, name: str, span: Span) -> ir.Expr | None:
+        if name in HAND_VARS:
+            return ir.Var(span, "hand", name)
+        if name in TILE_VALUED:
+            raise error(f"{name!r} is a tile: use `{name}.suit`, `{name}.rank` or `{name} in SET`", span)
+        return None
+
+    def _context_var(self, name: str, span: Span) -> ir.Expr | None:
+        key = next((k for k in self.r.context if k.name == name), None)
+        if key is not None:
+            return ir.Var(span, "flag" if not key.builtin else "context", name)
+        if name in CONTEXT_KEYS:
+            raise error(f"the spec does not read {name!r}: declare it with `context {name}`", span)
+        return None
+
+    def _option(self, name: str, span: Span) -> ir.Expr | None:
+        return ir.Var(span, "option", name) if name in self.r.d.options else None
+
+    def _pattern_ref(self, name: str, span: Span) -> ir.Expr | None:
+        allowed = self.r.hand_names + (self.r.loser_names if self.scope.kind != "hand" else [])
+        canonical = self.r.aliases.get(name, name)
+        if canonical in allowed:
+            return ir.PatternRef(span, canonical)
+        if canonical in self.r.loser_names:
+            raise error(f"{name!r} is a loser fan: hand fans and requirements cannot use it", span)
+        return None
+
+    def _constant(self, name: str, span: Span) -> ir.Expr | None:
+        if name in SHAPES or name in WAITS:
+            return ir.Const(span, name)
+        if name in ("true", "false"):
+            return ir.Const(span, name == "true")
+        if name in self.r.suit_codes:
+            return ir.Const(span, name)
+        return None
+
+    def _known_names(self) -> list[str]:
+        names = list(HAND_VARS) + [k.name for k in self.r.context] + list(self.r.d.options)
+        names += self.r.hand_names + list(SHAPES) + list(WAITS) + list(self.scope.bindings)
+        if self.scope.kind != "hand":
+            names += self.r.loser_names + list(SETTLE_VARS)
+        if self.scope.element:
+            names += list(ELEMENT_ATTRS[self.scope.element])
+            if self.scope.element != "loser":
+                names += list(self.r.tilesets)
+        return names
+
+    def _tile_valued(self, e: ast.Expr) -> ir.Expr:
+        if isinstance(e, ast.Ref) and e.name in TILE_VALUED:
+            if e.name != "win":
+                self._require_context(e.name, e.span)
+            return ir.TileOf(e.span, e.name)
+        if isinstance(e, ast.Ref) and self.scope.element in ("group", "kind", "tile") and e.name == "tile":
+            return ir.Item(e.span, self.scope.element, "tile")
+        raise error("expected a tile here: `win`, `seat_wind`, `round_wind` or `tile`", e.span)
+
+    def _require_context(self, name: str, span: Span) -> None:
+        if not any(k.name == name for k in self.r.context):
+            raise error(f"the spec does not read {name!r}: declare it with `context {name}`", span)
+
+    def _tileset(self, name: ast.Name) -> str:
+        if name.text not in self.r.tilesets:
+            raise error(f"unknown tile set {name.text!r}", name.span, suggest(name.text, self.r.tilesets))
+        return name.text
+
+    def _attribute(self, e: ast.Attribute) -> ir.Expr:
+        owner, attr = e.owner.text, e.attr.text
+        if owner == "loser":
+            if self.scope.kind == "hand":
+                raise error("'loser' is only known when settling (in `settle:` or a loser fan)", e.owner.span)
+            if attr not in LOSER_ATTRS:
+                raise error(f"a loser has no {attr!r}", e.attr.span, suggest(attr, LOSER_ATTRS))
+            return ir.LoserAttr(e.span, attr)
+        if owner in TILE_VALUED:
+            if attr not in TILE_ATTRS:
+                raise error(f"a tile has no {attr!r}", e.attr.span, suggest(attr, TILE_ATTRS))
+            return ir.TileAttr(e.span, self._tile_valued(ast.Ref(e.owner.span, owner)), attr)
+        raise error(f"unknown name {owner!r}", e.owner.span, suggest(owner, ["loser", *TILE_VALUED]))
+
+    def _call(self, e: ast.Call) -> ir.Expr:
+        name = e.function.text
+        if name == "contains":
+            if self.scope.element not in ("group",) or len(e.args) != 1 or not isinstance(e.args[0], ast.Ref):
+                raise error("contains(SET) is written inside count/all/any over groups", e.span)
+            return ir.ItemTileSet(e.span, "group", self._tileset(ast.Name(e.args[0].name, e.args[0].span)),
+                                  every=False)
+        if name in AGGREGATES:
+            return self._aggregate(e)
+        if name in FUNCTIONS:
+            low, high = FUNCTIONS[name]
+            if not low <= len(e.args) <= high:
+                raise error(f"{name}() takes {low} to {high} arguments", e.span)
+            return ir.Call(e.span, name, tuple(self.resolve(a) for a in e.args))
+        raise error(f"unknown function {name!r}", e.function.span,
+                    suggest(name, list(AGGREGATES) + list(FUNCTIONS) + ["contains"]))
+
+    def _aggregate(self, e: ast.Call) -> ir.Expr:
+        name = e.function.text
+        low, high = AGGREGATES[name]
+        if not low <= len(e.args) <= high:
+            form = f"{name}(SOURCE)" if high == 1 else f"{name}(SOURCE, CONDITION)"
+            raise error(f"write {form}" if low == high else f"write {name}(SOURCE) or {name}(SOURCE, CONDITION)",
+                        e.span)
+        source = e.args[0]
+        if not isinstance(source, ast.Ref) or source.name not in SOURCES:
+            raise error("the first argument is what to look at: " + ", ".join(SOURCES), source.span,
+                        suggest(source.name, SOURCES) if isinstance(source, ast.Ref) else None)
+        if source.name == "losers" and self.scope.kind == "hand":
+            raise error("'losers' is only known when settling (in `settle:` or a loser fan)", source.span)
+        inner = Scope(self.scope.kind, SOURCES[source.name], self.scope.bindings)
+        body = ExprResolver(self.r, inner).resolve(e.args[1]) if len(e.args) > 1 else None
+        return ir.Aggregate(e.span, name, source.name, body)
+
+_CHINESE_RANKS = ("零", "一", "二", "三", "四", "五", "六", "七", "八", "九")
+
+
+# ---------------------------------------------------------------- analysis
+
+
+def _references(expr: ir.Expr | None) -> set[str]:
+    """Names of the patterns an expression refers to."""
+    return {e.name for e in ir.walk(expr) if isinstance(e, ir.PatternRef)}
+
+
+def _dependency_order(patterns: list[ir.Pattern]) -> list[ir.Pattern]:
+    """Patterns ordered so that each comes after those it refers to; a cycle is an error."""
+    by_name = {p.name: p for p in patterns}
+    ordered: list[ir.Pattern] = []
+    state: dict[str, str] = {}
+
+    def visit(p: ir.Pattern, path: tuple[str, ...]) -> None:
+        if state.get(p.name) == "done":
+            return
+        if state.get(p.name) == "visiting":
+            cycle = " -> ".join(path[path.index(p.name):] + (p.name,))
+            raise error(f"fans refer to each other in a circle: {cycle}", p.span)
+        state[p.name] = "visiting"
+        for name in sorted(_references(p.condition) | _references(p.value.expr)):
+            if name in by_name:
+                visit(by_name[name], path + (p.name,))
+        state[p.name] = "done"
+        ordered.append(p)
+
+    for pattern in patterns:
+        visit(pattern, ())
+    return ordered
+
+
+def _conjuncts(expr: ir.Expr) -> list[ir.Expr]:
+    if isinstance(expr, ir.Binary) and expr.op == "and":
+        return _conjuncts(expr.left) + _conjuncts(expr.right)
+    return [expr]
+
+
+def warnings(spec: ir.Spec) -> list[Diagnostic]:
+    """Legal but suspicious: a fan that can never count, a tile set nobody uses."""
+    found: list[Diagnostic] = []
+    excluders: dict[str, list[str]] = {}
+    for p in spec.patterns + spec.loser_patterns:
+        for exclusion in p.excludes:
+            if exclusion.times is None:
+                excluders.setdefault(exclusion.target, []).append(p.name)
+    for group in spec.exclusive_groups:
+        for member in group.members:
+            for other in group.members:
+                if other != member and _outranks(spec.pattern(other), spec.pattern(member)):
+                    excluders.setdefault(member, []).append(other)
+    for p in spec.patterns + spec.loser_patterns:
+        implied = {c.name for c in _conjuncts(p.condition) if isinstance(c, ir.PatternRef)}
+        for excluder in excluders.get(p.name, []):
+            if excluder in implied:
+                found.append(Diagnostic(
+                    "warning", f"fan {p.name!r} is always excluded: it requires {excluder!r}, which excludes it",
+                    p.span))
+    used = set()
+    for p in spec.patterns + spec.loser_patterns:
+        used |= _tilesets_used(p.condition) | _tilesets_used(p.value.expr)
+    for r in spec.requirements:
+        used |= _tilesets_used(r.condition)
+    for ts in spec.tilesets:
+        if ts.span is not None and ts.name not in used and ts.span.source.path == spec.path:
+            found.append(Diagnostic("warning", f"tile set {ts.name!r} is never used", ts.span))
+    return found
+
+
+def _outranks(a: ir.Pattern, b: ir.Pattern) -> bool:
+    """Within an exclusive group, a is preferred to b (higher fixed value, then earlier)."""
+    va, vb = a.value.amount or 0, b.value.amount or 0
+    return (va, -a.order) > (vb, -b.order)
+
+
+def _tilesets_used(expr: ir.Expr | None) -> set[str]:
+    return {e.tileset for e in ir.walk(expr) if isinstance(e, ir.ItemTileSet | ir.InTileSet)}

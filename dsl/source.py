@@ -1,0 +1,101 @@
+"""Source files, positions and diagnostics: what a spec author sees when something is wrong."""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Source:
+    """The text of one spec file and the path it is reported under."""
+
+    path: str
+    text: str
+
+    @classmethod
+    def read(cls, path: str | Path) -> Source:
+        return cls(_shown(Path(path)), Path(path).read_text(encoding="utf-8"))
+
+    def line(self, number: int) -> str:
+        lines = self.text.splitlines()
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def _shown(path: Path) -> str:
+    """The path as the user would write it: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+@dataclass(frozen=True)
+class Span:
+    """A region of a source file; lines and columns count from 1, columns in characters."""
+
+    source: Source = field(repr=False, compare=False)
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+def display_width(text: str) -> int:
+    """Terminal columns taken by text: CJK characters are two columns wide."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str  # "error" or "warning"
+    message: str
+    span: Span | None
+    hint: str | None = None
+
+    def render(self) -> str:
+        if self.span is None:
+            return f"{self.severity}: {self.message}"
+        head = f"{self.span}: {self.severity}: {self.message}"
+        text = self.span.source.line(self.span.line)
+        lines = [head, f"    {text}"]
+        before = text[: self.span.column - 1]
+        if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+            marked = text[self.span.column - 1 : self.span.end_column - 1]
+        else:
+            marked = text[self.span.column - 1 : self.span.column]
+        lines.append("    " + " " * display_width(before) + "^" * max(1, display_width(marked)))
+        if self.hint:
+            lines.append(f"    {self.hint}")
+        return "\n".join(lines)
+
+
+class SpecError(Exception):
+    """One or more errors in a spec; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.render() for d in diagnostics))
+
+
+def error(message: str, span: Span | None, hint: str | None = None) -> SpecError:
+    return SpecError([Diagnostic("error", message, span, hint)])
+
+
+def suggest(name: str, candidates: list[str] | set[str]) -> str | None:
+    """A 'did you mean' hint for a misspelt name, if some candidate is close enough."""
+    ranked = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.5)
+    if not ranked:
+        # Chinese names are short: one wrong character out of three is below difflib's cutoff.
+        ranked = [c for c in sorted(candidates) if len(c) == len(name) > 1
+                  and sum(a != b for a, b in zip(c, name)) == 1][:1]
+    return f"did you mean {ranked[0]}?" if ranked else None
