@@ -61,12 +61,18 @@ def _shape_groups(spec: ir.Spec, shape: ir.Shape, counts: list[int], n_melds: in
         if n_melds == 0 and sum(counts) == 14 and all(c % 2 == 0 for c in counts):
             yield [("pair", i) for i, c in enumerate(counts) for _ in range(c // 2)]
     elif shape.name == "thirteen_orphans":
-        orphans = [t.index for t in spec.tiles if not t.numbered or t.rank in (1, 9)]
-        orphans = [i for i in orphans if not any(s.flowers and s.code == spec.tiles[i].suit for s in spec.suits)]
-        if n_melds == 0 and sum(counts) == 14 and all(counts[i] >= 1 for i in orphans) \
-                and sum(counts[i] for i in orphans) == 14:
-            pair = next(i for i in orphans if counts[i] == 2)
+        orphans = _orphans(spec)
+        held = [counts[i] for i in orphans]
+        if n_melds == 0 and len(orphans) == 13 and sum(counts) == 14 and sorted(held) == [1] * 12 + [2]:
+            pair = orphans[held.index(2)]
             yield [("pair", pair)] + [("single", i) for i in orphans if i != pair]
+
+
+def _orphans(spec: ir.Spec) -> list[int]:
+    """Terminals and honors: ranks 1 and 9 of every numbered suit, and every honor (flowers aside)."""
+    flower_suits = {s.code for s in spec.suits if s.flowers}
+    return [t.index for t in spec.tiles
+            if t.suit not in flower_suits and (not t.numbered or t.rank in (1, 9))]
 
 
 def _standard(spec: ir.Spec, counts: list[int], start: int, sets: int, paired: bool,

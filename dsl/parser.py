@@ -41,32 +41,47 @@ def _lark() -> Lark:
 # Friendly names for the terminals an error message may say were expected.
 _TERMINAL_NAMES = {
     "NAME": "a name", "STRING": "a quoted string", "INT": "a number", "TILE_RUN": "tiles such as 123m",
-    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "COLON": "':'",
-    "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='", "TIMES": "'×'", "COMP_OP": "a comparison",
-    "$END": "end of file",
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "TIMES": "'×'",
+    "COMP_OP": "a comparison", "GROUP_KIND": "'honors', 'flowers'", "$END": "end of file",
 }
 
 
-def _describe(token: Token | None) -> str:
-    if token is None or token.type == "$END":
+def _terminal_name(name: str) -> str:
+    if name in _TERMINAL_NAMES:
+        return _TERMINAL_NAMES[name]
+    try:
+        pattern = _lark().get_terminal(name).pattern
+    except KeyError:
+        return name
+    return repr(pattern.value) if pattern.type == "str" else name.lower()
+
+
+def _describe(token: Token) -> str:
+    if token.type == "$END":
         return "end of file"
     if token.type == "_NL":
         return "end of line"
     if token.type in ("_INDENT", "_DEDENT"):
-        return "a change of indentation"
+        return "indentation"
     return repr(str(token))
 
 
 def _expected(names: set[str]) -> str:
-    words = sorted({_TERMINAL_NAMES.get(n, repr(n.lower()) if n.isalpha() else n) for n in names})
-    if len(words) > 6:
+    words = sorted({_terminal_name(n) for n in names})
+    if len(words) > 8:
         return ""
     return " (expected " + ", ".join(words) + ")"
+
+
+def _end_of_text(source: Source) -> tuple[int, int]:
+    line = len(source.text.splitlines()) or 1
+    return line, len(source.line(line)) + 1
 
 
 def _syntax_error(source: Source, exc: UnexpectedInput) -> SpecError:
     line = getattr(exc, "line", None) or 1
     column = getattr(exc, "column", None) or 1
+    width = 1
     if isinstance(exc, UnexpectedCharacters):
         char = source.line(line)[column - 1 : column] or "?"
         message = f"unexpected character {char!r}"
@@ -75,20 +90,46 @@ def _syntax_error(source: Source, exc: UnexpectedInput) -> SpecError:
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
         if token.type == "$END" or token.line is None:
-            line = len(source.text.splitlines()) or 1
-            column = len(source.line(line)) + 1
+            line, column = _end_of_text(source)
+        elif token.type in ("_INDENT", "_DEDENT"):
+            # The indenter dates these tokens at the end of the previous line; point at the line itself.
+            line = token.end_line or line
+            text = source.line(line)
+            column = len(text) - len(text.lstrip()) + 1
+        elif token.type != "_NL":
+            width = max(1, len(str(token)))
         message = f"unexpected {_describe(token)}{_expected(set(exc.expected))}"
     elif isinstance(exc, UnexpectedEOF):
-        line = len(source.text.splitlines()) or 1
-        column = len(source.line(line)) + 1
+        line, column = _end_of_text(source)
         message = f"unexpected end of file{_expected(set(exc.expected))}"
     else:
         message = "syntax error"
-    width = 1
-    if isinstance(exc, UnexpectedToken) and exc.token.type not in ("$END", "_NL", "_INDENT", "_DEDENT"):
-        width = max(1, len(str(exc.token)))
     span = Span(source, line, column, line, column + width)
     return SpecError([Diagnostic("error", message, span)])
+
+
+def _dedent_error(source: Source) -> Diagnostic:
+    """Find the line whose indentation matches no enclosing block (the indenter does not say where)."""
+    levels = [0]
+    in_string = False
+    for number, text in enumerate(source.text.splitlines(), start=1):
+        stripped = text.strip()
+        starts_in_string = in_string
+        in_string ^= text.count('"""') % 2 == 1
+        if starts_in_string or not stripped or stripped.startswith("#"):
+            continue
+        indent = len(text.expandtabs(SpecIndenter.tab_len)) - len(text.expandtabs(SpecIndenter.tab_len).lstrip())
+        if indent > levels[-1]:
+            levels.append(indent)
+            continue
+        while indent < levels[-1]:
+            levels.pop()
+        if indent != levels[-1]:
+            span = Span(source, number, 1, number, indent + 1)
+            allowed = " or ".join(str(n) for n in levels)
+            return Diagnostic("error", f"this line is indented {indent} spaces, which matches no enclosing "
+                              f"block (indent it {allowed} spaces)", span)
+    return Diagnostic("error", "inconsistent indentation", None)
 
 
 def parse(source: Source) -> ast.Module:
@@ -97,8 +138,8 @@ def parse(source: Source) -> ast.Module:
         tree = _lark().parse(text)
     except UnexpectedInput as exc:
         raise _syntax_error(source, exc) from None
-    except DedentError as exc:
-        raise SpecError([Diagnostic("error", f"inconsistent indentation: {exc}", None)]) from None
+    except DedentError:
+        raise SpecError([_dedent_error(source)]) from None
     return ToAst(source).transform(tree)
 
 

@@ -12,6 +12,7 @@ from .notation import HandError, parse_tiles
 from .parser import parse
 from .paths import spec_path
 from .source import Diagnostic, Source, Span, SpecError, error, suggest
+from .typecheck import BOOL, NUMBER, TEXT, TILE, TRUTHY, TypeChecker
 
 BUILTIN_MELDS = {
     "chow": ir.MeldKind("chow", "Chow", "chow", concealed=False, opens=True),
@@ -103,7 +104,9 @@ def resolve(module: ast.Module, source: Source) -> ir.Spec:
 
 
 def _locate(name: str, span: Span | None) -> Path:
-    path = spec_path(name)
+    """A spec by path or name: a sibling of the spec that names it first, then the bundled specs."""
+    sibling = Path(span.path).parent / f"{name}.mj" if span is not None else None
+    path = sibling if sibling is not None and sibling.exists() else spec_path(name)
     if path is None:
         from .paths import bundled_specs
         raise error(f"no spec named {name!r}", span, suggest(name, bundled_specs()))
@@ -268,6 +271,9 @@ class Resolver:
         self.shapes = self._shapes()
         self.context = self._context()
         self.options = tuple(ir.Option(o.name.text, o.description, o.default, o.span) for o in d.options.values())
+        self.binding_types: dict[str, str] = {}
+        self.types = TypeChecker({k.name: k.kind for k in self.context}, {o.name: o.default for o in self.options},
+                                 self.binding_types)
         self.aliases = self._aliases()
         self.hand_names = [n for n, p in d.patterns.items() if p.scope == "hand"]
         self.loser_names = [n for n, p in d.patterns.items() if p.scope == "loser"]
@@ -431,9 +437,12 @@ class Resolver:
 
     def _pattern(self, p: ast.Pattern, order: int) -> ir.Pattern:
         scope = Scope(p.scope)
-        value = ir.Value(p.value.kind, p.value.amount,
-                         self._expr(p.value.expr, scope) if p.value.expr is not None else None)
-        condition = self._expr(p.condition, scope)
+        value_expr = self._expr(p.value.expr, scope, "a fan value", (NUMBER,)) if p.value.expr is not None else None
+        value = ir.Value(p.value.kind, p.value.amount, value_expr)
+        if p.value.kind.endswith("each"):
+            condition = self._expr(p.condition, scope, "the count of a per-occurrence fan", (NUMBER,))
+        else:
+            condition = self._expr(p.condition, scope)
         excludes = []
         for exclusion in p.excludes:
             target = self._pattern_name(exclusion.target)
@@ -467,7 +476,9 @@ class Resolver:
         bindings = []
         names: list[str] = []
         for binding in settle.bindings:
-            expr = self._expr(binding.expr, Scope("settle", bindings=tuple(names)))
+            expr = self._expr(binding.expr, Scope("settle", bindings=tuple(names)), "a `let` value",
+                              (NUMBER, BOOL, TEXT, TILE))
+            self.binding_types[binding.name.text] = self.types.type(expr)
             bindings.append(ir.Binding(binding.name.text, expr, binding.span))
             names.append(binding.name.text)
         scope = Scope("settle", bindings=tuple(names))
@@ -485,7 +496,8 @@ class Resolver:
                 if payer != "each loser" and rule.case.text == "self_drawn":
                     raise error("on a self-drawn win there is no discarder: write `each loser pays ...`",
                                 payment.payer.span)
-                payments.append(ir.Payment(payer, self._expr(payment.amount, scope), payment.span))
+                amount = self._expr(payment.amount, scope, "a payment", (NUMBER,))
+                payments.append(ir.Payment(payer, amount, payment.span))
             rules.append(ir.PaymentRule(rule.case.text, tuple(payments), rule.span))
         return ir.Settlement(tuple(bindings), tuple(rules), settle.span)
 
@@ -513,8 +525,12 @@ class Resolver:
 
     # -- expressions
 
-    def _expr(self, e: ast.Expr, scope: Scope) -> ir.Expr:
-        return ExprResolver(self, scope).resolve(e)
+    def _expr(self, e: ast.Expr, scope: Scope, what: str = "a condition", wanted: tuple[str, ...] = TRUTHY
+              ) -> ir.Expr:
+        """Resolve names, then check that the expression has a type the place it stands in accepts."""
+        expr = ExprResolver(self, scope).resolve(e)
+        self.types.expect(expr, wanted, what)
+        return expr
 
 
 @dataclass(frozen=True)

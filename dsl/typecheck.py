@@ -1,0 +1,119 @@
+"""Types of IR expressions: a spec that compares a shape with a number is an error before any hand is scored."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from . import ir
+from .source import error
+
+NUMBER, BOOL, TEXT, TILE = "number", "true/false", "a name", "a tile"
+TRUTHY = (NUMBER, BOOL)
+
+HAND_TYPES = {"shape": TEXT, "wait": TEXT, "waits": NUMBER, "suits": NUMBER, "opened": BOOL, "is_dealer": BOOL}
+CONTEXT_TYPES = {"flag": BOOL, "count": NUMBER, "seat": NUMBER, "wind": TEXT}
+ITEM_TYPES = {
+    "suit": TEXT, "rank": NUMBER, "tile": TILE, "size": NUMBER, "copies": NUMBER, "seat": NUMBER,
+}
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+class TypeChecker:
+    """Infers the type of an expression; `bindings` holds the types of `let` names in scope."""
+
+    def __init__(self, context: Mapping[str, str], options: Mapping[str, object], bindings: Mapping[str, str]):
+        self.context = context
+        self.options = options
+        self.bindings = bindings
+
+    def expect(self, expr: ir.Expr, wanted: tuple[str, ...], what: str) -> str:
+        found = self.type(expr)
+        if found not in wanted:
+            raise error(f"{what} must be {' or '.join(wanted)}, but this is {found}", expr.span)
+        return found
+
+    def type(self, expr: ir.Expr) -> str:  # noqa: C901 - one case per node type
+        match expr:
+            case ir.Const():
+                return BOOL if isinstance(expr.value, bool) else NUMBER if isinstance(expr.value, int) else TEXT
+            case ir.Var():
+                return self._var(expr)
+            case ir.PatternRef():
+                return NUMBER
+            case ir.Item():
+                return ITEM_TYPES.get(expr.name, BOOL)
+            case ir.ItemTileSet() | ir.InTileSet():
+                if isinstance(expr, ir.InTileSet):
+                    self.expect(expr.tile, (TILE,), "the left of `in`")
+                return BOOL
+            case ir.TileOf():
+                return TILE
+            case ir.TileAttr():
+                return ITEM_TYPES[expr.name]
+            case ir.LoserAttr():
+                return ITEM_TYPES.get(expr.name, BOOL)
+            case ir.Aggregate():
+                return self._aggregate(expr)
+            case ir.Call():
+                for arg in expr.args:
+                    self.expect(arg, (NUMBER, BOOL), f"an argument of {expr.function}()")
+                return NUMBER
+            case ir.Binary():
+                return self._binary(expr)
+            case ir.Not():
+                self.expect(expr.operand, TRUTHY, "the operand of `not`")
+                return BOOL
+            case ir.Negate():
+                self.expect(expr.operand, TRUTHY, "the operand of `-`")
+                return NUMBER
+            case ir.Conditional():
+                self.expect(expr.condition, TRUTHY, "the condition of `if`")
+                then = self.type(expr.then)
+                otherwise = self.type(expr.otherwise)
+                if _kind(then) != _kind(otherwise):
+                    raise error(f"the two branches differ: {then} and {otherwise}", expr.span)
+                return then
+        raise AssertionError(expr)
+
+    def _var(self, expr: ir.Var) -> str:
+        match expr.scope:
+            case "hand":
+                return HAND_TYPES[expr.name]
+            case "context" | "flag":
+                kind = self.context[expr.name]
+                if kind not in CONTEXT_TYPES:
+                    raise error(f"{expr.name!r} cannot be used in an expression", expr.span)
+                return CONTEXT_TYPES[kind]
+            case "option":
+                value = self.options[expr.name]
+                return BOOL if isinstance(value, bool) else NUMBER if isinstance(value, int) else TEXT
+            case "settle":
+                return NUMBER
+            case "binding":
+                return self.bindings[expr.name]
+        raise AssertionError(expr)
+
+    def _aggregate(self, expr: ir.Aggregate) -> str:
+        if expr.body is not None:
+            wanted = (NUMBER, BOOL) if expr.function == "sum" else TRUTHY
+            self.expect(expr.body, wanted, f"the condition of {expr.function}()"
+                        if expr.function != "sum" else "what sum() adds")
+        return BOOL if expr.function in ("all", "any") else NUMBER
+
+    def _binary(self, expr: ir.Binary) -> str:
+        if expr.op in ("and", "or"):
+            self.expect(expr.left, TRUTHY, f"the left of `{expr.op}`")
+            self.expect(expr.right, TRUTHY, f"the right of `{expr.op}`")
+            return BOOL
+        if expr.op in ("==", "!="):
+            left, right = self.type(expr.left), self.type(expr.right)
+            if _kind(left) != _kind(right):
+                raise error(f"cannot compare {left} with {right}", expr.span)
+            return BOOL
+        self.expect(expr.left, TRUTHY, f"the left of `{expr.op}`")
+        self.expect(expr.right, TRUTHY, f"the right of `{expr.op}`")
+        return BOOL if expr.op in COMPARISONS else NUMBER
+
+
+def _kind(type_name: str) -> str:
+    return NUMBER if type_name in TRUTHY else type_name
