@@ -301,7 +301,11 @@ class Example:
     span: Span
 
     def case_dict(self) -> dict:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.case}
+        """The case as INTERFACE.md JSON: lists for melds, a seat -> melds object for other_melds."""
+        case = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.case}
+        if "other_melds" in case:
+            case["other_melds"] = {seat: list(melds) for seat, melds in case["other_melds"]}
+        return case
 
 
 @dataclass(frozen=True)
