@@ -53,10 +53,12 @@ def _parser() -> argparse.ArgumentParser:
                     "Cases follow INTERFACE.md.")
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("hand", nargs="?", help="concealed tiles before the winning tile, e.g. 123m456p789s11z")
-    p.add_argument("--jsonl", action="store_true", help="read one JSON case per line on stdin, write one result per line")
+    p.add_argument("--jsonl", action="store_true",
+                   help="read one JSON case per line on stdin, write one result per line")
     p.add_argument("--json", metavar="CASE", help="score one case given as JSON and print the JSON result")
     p.add_argument("--win", metavar="TILE", help="the winning tile")
-    p.add_argument("--meld", action="append", default=[], metavar="'KIND TILES'", help="a declared meld, e.g. 'pung 555p'")
+    p.add_argument("--meld", action="append", default=[], metavar="'KIND TILES'",
+                   help="a declared meld, e.g. 'pung 555p'")
     p.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
     p.add_argument("--seat-wind", choices="ESWN")
     p.add_argument("--round-wind", choices="ESWN")

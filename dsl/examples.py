@@ -36,7 +36,9 @@ def _problems(e: ir.Example, result: dict) -> list[str]:
     if e.error is not None:
         if result.get("ok"):
             return [f"expected the error {e.error!r}, got a result"]
-        return [] if e.error in result["error"] else [f"expected an error containing {e.error!r}, got {result['error']!r}"]
+        if e.error in result["error"]:
+            return []
+        return [f"expected an error containing {e.error!r}, got {result['error']!r}"]
     if not result.get("ok"):
         return [f"the case is invalid: {result['error']}"]
     if e.no_win is not None:

@@ -152,8 +152,8 @@ def _collect(module: ast.Module, source: Source, chain: tuple[str, ...]) -> Decl
     if parent is not None:
         parent_path = _locate(parent.parent.text, parent.parent.span).resolve()
         if str(parent_path) in chain:
-            raise error(f"spec {parent.parent.text!r} extends itself through {' -> '.join(Path(c).stem for c in chain)}",
-                        parent.parent.span)
+            through = " -> ".join(Path(c).stem for c in chain)
+            raise error(f"spec {parent.parent.text!r} extends itself through {through}", parent.parent.span)
         parent_source = Source.read(parent_path)
         merged = _collect(parse(parent_source), parent_source, chain + (str(parent_path),))
         merged.parent = parent.parent.text
@@ -320,8 +320,9 @@ class Resolver:
                 if not 0 <= group.low <= group.high <= 9:
                     raise error("ranks of a suit run within 0..9", group.span)
                 for rank in range(group.low, group.high + 1):
-                    tiles.append(ir.Tile(len(tiles), f"{rank}{code}", code, rank, f"{_CHINESE_RANKS[rank]}{group.name.text}",
-                                         f"{rank} {group.english}", group.copies, numbered=True))
+                    name = f"{_CHINESE_RANKS[rank]}{group.name.text}"
+                    tiles.append(ir.Tile(len(tiles), f"{rank}{code}", code, rank, name, f"{rank} {group.english}",
+                                         group.copies, numbered=True))
             else:
                 if len(group.tiles) > 9:
                     raise error("a tile group holds at most 9 tiles (one digit each)", group.span)
@@ -465,7 +466,7 @@ class Resolver:
 
     def _exclusive(self, group: ast.Exclusive) -> ir.ExclusiveGroup:
         members = tuple(self._pattern_name(m) for m in group.members)
-        for name, member in zip(members, group.members):
+        for name, member in zip(members, group.members, strict=True):
             if self.d.patterns[name].scope != "hand":
                 raise error(f"{name!r} is a loser fan; exclusive groups hold hand fans", member.span)
         return ir.ExclusiveGroup(group.name.text, group.english, members, group.span)

@@ -96,7 +96,8 @@ def suggest(name: str, candidates: list[str] | set[str]) -> str | None:
     ranked = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.5)
     if not ranked:
         # Chinese names are short: one wrong character out of two or three is below difflib's cutoff.
-        ranked = [c for c in sorted(candidates) if len(c) == len(name) and sum(a != b for a, b in zip(c, name)) == 1]
+        ranked = [c for c in sorted(candidates)
+                  if len(c) == len(name) and sum(a != b for a, b in zip(c, name, strict=True)) == 1]
         if len(name) == 1 and len(ranked) > 1:
             ranked = []
     return f"did you mean {ranked[0]}?" if ranked else None

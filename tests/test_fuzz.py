@@ -9,11 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsl.interpreter import Interpreter
-from dsl.paths import SPECS_DIR, bundled_specs
-from dsl.source import Source
-from dsl.resolve import resolve, warnings
 from dsl.parser import parse
-from dsl.source import SpecError
+from dsl.paths import SPECS_DIR, bundled_specs
+from dsl.resolve import resolve, warnings
+from dsl.source import Source, SpecError
 
 TOKEN = re.compile(r"\s+|\w+|[^\w\s]")
 STRAYS = ["，", "：", "（", "）", "、", "。", "“", "”", "×", "..", "\t", "\n", "    ", '"', "#", "不计", "fan", "each",
