@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from . import ir
+from .build import generated_files, load_all, stale_files, write_files
 from .examples import run_examples
 from .interpreter import Interpreter
 from .resolve import check, load_spec
@@ -46,6 +47,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("specs", nargs="+", metavar="SPEC")
     p.add_argument("-v", "--verbose", action="store_true", help="list passing examples too")
     p.set_defaults(run=_test)
+
+    p = commands.add_parser("build", help="regenerate the checkers and rule books of specs",
+                            description="Write generated/ for the given specs (default: every bundled spec). "
+                                        "With --check, write nothing and exit 1 if generated/ is out of date.")
+    p.add_argument("specs", nargs="*", metavar="SPEC")
+    p.add_argument("--check", action="store_true", help="only compare generated/ with a fresh build")
+    p.set_defaults(run=_build)
 
     p = commands.add_parser(
         "score", help="score hands",
@@ -94,6 +102,18 @@ def _test(args) -> int:
         failures += bad
         print(f"{spec.path}: {len(outcomes) - bad} passed, {bad} failed")
     return 1 if failures else 0
+
+
+def _build(args) -> int:
+    files = generated_files(load_all(args.specs or None))
+    if args.check:
+        stale = stale_files(files)
+        for path in stale:
+            print(f"{path}: out of date; run `mjdsl build`", file=sys.stderr)
+        return 1 if stale else 0
+    for path in write_files(files):
+        print(f"wrote {path}")
+    return 0
 
 
 def _score(args) -> int:

@@ -62,7 +62,7 @@ def test_unmutated_specs_are_valid(name):
     assert outcome(TEXTS[name], str(SPECS_DIR / f"{name}.mj")) == "valid"
 
 
-@settings(max_examples=1100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(TEXTS)), st.data())
 def test_mutated_specs_never_crash(name, data):
     outcome(mutate(TEXTS[name], data), str(SPECS_DIR / f"{name}.mj"))
