@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import permutations
 
 from . import ir
 from .case import Meld
@@ -22,7 +23,7 @@ class Group:
 
     @property
     def is_set(self) -> bool:
-        return self.kind not in ("pair", "single")
+        return self.kind not in ("pair", "single", "knitted")
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,35 @@ def _shape_groups(spec: ir.Spec, shape: ir.Shape, counts: list[int], n_melds: in
         if n_melds == 0 and len(orphans) == 13 and sum(counts) == 14 and sorted(held) == [1] * 12 + [2]:
             pair = orphans[held.index(2)]
             yield [("pair", pair)] + [("single", i) for i in orphans if i != pair]
+
+
+    elif shape.name == "honors_and_knitted":
+        if n_melds == 0 and sum(counts) == 14 and max(counts) == 1:
+            honors = [i for i, c in enumerate(counts) if c and not spec.tiles[i].numbered]
+            numbered = [i for i, c in enumerate(counts) if c and spec.tiles[i].numbered]
+            if any(set(numbered) <= set(k) for k in _knitted_straights(spec)) and honors:
+                yield [("single", i) for i in numbered + honors]
+    elif shape.name == "knitted_straight":
+        if n_melds <= 1:
+            for number, knitted in enumerate(_knitted_straights(spec)):
+                if all(counts[i] for i in knitted):
+                    for i in knitted:
+                        counts[i] -= 1
+                    for rest in _standard(spec, counts, 0, 1 - n_melds, False, shape.chows):
+                        yield [("knitted", number)] + rest
+                    for i in knitted:
+                        counts[i] += 1
+
+
+def _knitted_straights(spec: ir.Spec) -> list[tuple[int, ...]]:
+    """147 / 258 / 369 spread over the three numbered suits, in every assignment of suits."""
+    suits = [s.code for s in spec.suits if s.numbered]
+    if len(suits) != 3:
+        return []
+    codes = {t.code: t.index for t in spec.tiles}
+    return [tuple(sorted(codes[f"{rank}{suit}"] for start, suit in zip((1, 2, 3), order, strict=True)
+                         for rank in (start, start + 3, start + 6)))
+            for order in permutations(suits)]
 
 
 def _orphans(spec: ir.Spec) -> list[int]:
@@ -116,13 +146,16 @@ def _chow_from(spec: ir.Spec, counts: list[int], i: int) -> bool:
 _SIZES = {"pair": 2, "pung": 3, "single": 1}
 
 
-def _tiles_of(kind: str, first: int) -> tuple[int, ...]:
+def _tiles_of(spec: ir.Spec, kind: str, first: int) -> tuple[int, ...]:
+    """The tiles of a hand group; `first` is its lowest tile, or for a knitted straight its number."""
+    if kind == "knitted":
+        return _knitted_straights(spec)[first]
     return (first, first + 1, first + 2) if kind == "chow" else (first,) * _SIZES[kind]
 
 
 def _place_win(spec: ir.Spec, shape: str, fixed: tuple[Group, ...], hand_groups: list[tuple], win: int | None,
                self_drawn: bool) -> Iterator[Decomposition]:
-    groups = [Group(kind, _tiles_of(kind, first), declared=False, concealed=True, opens=False)
+    groups = [Group(kind, _tiles_of(spec, kind, first), declared=False, concealed=True, opens=False)
               for kind, first in hand_groups]
     if win is None:
         yield Decomposition(shape, fixed + tuple(groups), None)
@@ -138,6 +171,8 @@ def _place_win(spec: ir.Spec, shape: str, fixed: tuple[Group, ...], hand_groups:
 
 
 def _wait(spec: ir.Spec, group: Group, win: int) -> str:
+    if group.kind == "knitted":
+        return "knitted"
     if group.kind in ("pair", "single"):
         return "single"
     if group.kind == "pung":

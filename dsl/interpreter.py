@@ -7,13 +7,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from itertools import combinations
 
 from . import ir
 from .case import Hand, read_case
+from .combinations import combination_counts
 from .decompose import Decomposition, Group, decompositions
 from .notation import HandError
+
+NO_TILE = -1  # the value of `pair` in a decomposition without a pair
 
 
 class EvaluationError(Exception):
@@ -33,10 +37,10 @@ class HandFacts:
     tiles: list[int]  # every tile of the hand, melds included
     kinds: Counter
     konged: frozenset[int]
-    waits: Callable[[], int]
+    waits: Callable[[bool], int]  # (count tiles whose every copy is held?) -> number of waiting tiles
 
     @classmethod
-    def of(cls, spec: ir.Spec, hand: Hand, waits: Callable[[], int]) -> HandFacts:
+    def of(cls, spec: ir.Spec, hand: Hand, waits: Callable[[bool], int]) -> HandFacts:
         counts = [0] * len(spec.tiles)
         for t in hand.concealed:
             counts[t] += 1
@@ -64,12 +68,12 @@ class Env:
     loser: Loser | None = None
     losers: tuple[Loser, ...] = ()
     total: int = 0  # the winner's fan total, once known
+    counted_fans: int = 0  # fans counted after exclusions, for fans scored last
     shares: dict[int, int] = field(default_factory=dict)  # loser seat -> fans of that loser's share
     bindings: dict[str, ir.Expr] = field(default_factory=dict)
 
     def inside(self, element: object, loser: Loser | None = None) -> Env:
-        return Env(self.facts, self.decomposition, self.counts, element, loser or self.loser, self.losers,
-                   self.total, self.shares, self.bindings)
+        return replace(self, element=element, loser=loser or self.loser)
 
 
 # ---------------------------------------------------------------- expressions
@@ -80,6 +84,11 @@ class Evaluator:
         self.spec = spec
         self.tilesets = {ts.name: ts.tiles for ts in spec.tilesets}
         self.patterns = {p.name: p for p in spec.patterns + spec.loser_patterns}
+        principled = any(name in ir.COMBINING_PRINCIPLES for name in spec.principles)
+        self.combining: dict[str, list[ir.Pattern]] = {}
+        for p in spec.patterns:
+            if principled and isinstance(p.condition, ir.Combinations):
+                self.combining.setdefault(p.condition.source, []).append(p)
 
     def value(self, expr: ir.Expr, env: Env):  # noqa: C901 - one case per node type
         match expr:
@@ -99,7 +108,10 @@ class Evaluator:
             case ir.TileOf():
                 return self._tile_of(expr.name, env)
             case ir.TileAttr():
-                tile = self.spec.tiles[self.value(expr.tile, env)]
+                index = self.value(expr.tile, env)
+                if index == NO_TILE:
+                    return "" if expr.name == "suit" else 0
+                tile = self.spec.tiles[index]
                 return tile.suit if expr.name == "suit" else tile.rank
             case ir.InTileSet():
                 return self.value(expr.tile, env) in self.tilesets[expr.tileset]
@@ -107,6 +119,12 @@ class Evaluator:
                 return getattr(env.loser, expr.name)
             case ir.Aggregate():
                 return self._aggregate(expr, env)
+            case ir.Combinations():
+                return sum(1 for chosen in combinations(self._source(expr.source, env), expr.size)
+                           if self.value(expr.body, env.inside(_sorted_sets(chosen))))
+            case ir.ComboSame():
+                values = [_group_attr(self.spec, expr.attr, g) for g in env.element]  # type: ignore[attr-defined]
+                return len(set(values)) == (len(values) if expr.distinct else 1)
             case ir.Call():
                 args = [self.value(a, env) for a in expr.args]
                 return {"min": min, "max": max, "abs": lambda x: abs(x)}[expr.function](*args)
@@ -125,11 +143,26 @@ class Evaluator:
         """Occurrences of a pattern in this decomposition (0 when absent), memoised per decomposition."""
         if pattern.scope == "hand" and pattern.name in env.counts:
             return env.counts[pattern.name]
+        if isinstance(pattern.condition, ir.Combinations) and pattern.condition.source in self.combining:
+            self._count_combinations(pattern.condition.source, env)
+            return env.counts[pattern.name]
         raw = self.value(pattern.condition, env)
         n = int(raw) if pattern.value.per_occurrence else int(bool(raw))
         if pattern.scope == "hand":
             env.counts[pattern.name] = max(n, 0)
         return max(n, 0)
+
+    def _count_combinations(self, source: str, env: Env) -> None:
+        """Count every combination fan over one kind of set at once, under the accounting principles."""
+        patterns = self.combining[source]
+        sets = _sorted_sets(self._source(source, env))
+
+        def matches(p: ir.Pattern, chosen: tuple) -> bool:
+            return bool(self.value(p.condition.body, env.inside(_sorted_sets(chosen))))  # type: ignore[attr-defined]
+
+        counts = combination_counts(patterns, sets, matches)
+        for p in patterns:
+            env.counts[p.name] = counts.get(p.name, 0)
 
     def worth(self, pattern: ir.Pattern, env: Env) -> int:
         """Value of one occurrence."""
@@ -150,6 +183,8 @@ class Evaluator:
             return env.total if expr.name == "total" else env.shares[env.loser.seat]
         if expr.scope == "binding":
             return self.value(env.bindings[expr.name], env)
+        if expr.scope == "late":
+            return env.counted_fans
         raise AssertionError(expr)
 
     def _hand_var(self, name: str, env: Env):
@@ -160,7 +195,9 @@ class Evaluator:
             case "wait":
                 return d.wait
             case "waits":
-                return facts.waits()
+                return facts.waits(False)
+            case "shape_waits":
+                return facts.waits(True)
             case "suits":
                 return len({self.spec.tiles[t].suit for t in facts.tiles if self.spec.tiles[t].numbered})
             case "opened":
@@ -175,6 +212,8 @@ class Evaluator:
             if hand.win is None:
                 raise EvaluationError("no winning tile")
             return hand.win
+        if name == "pair":
+            return next((g.tiles[0] for g in env.decomposition.groups if g.kind == "pair"), NO_TILE)
         wind = {"E": 0, "S": 1, "W": 2, "N": 3}[hand.context.get(name, "E")]
         winds = [t for t in self.spec.tiles if not t.numbered]
         return winds[wind].index
@@ -214,6 +253,8 @@ class Evaluator:
                 return [g for g in groups if g.kind == "pair"]
             case "kinds":
                 return sorted(env.facts.kinds)
+            case "held_tiles":
+                return list(env.facts.hand.concealed)
             case "losers":
                 return list(env.losers)
         raise AssertionError(source)
@@ -257,9 +298,15 @@ def _with_element(env: Env, source: str, element: object) -> Env:
     return env.inside(element, element if source == "losers" else None)  # type: ignore[arg-type]
 
 
+def _sorted_sets(groups: Iterable[Group]) -> tuple[Group, ...]:
+    return tuple(sorted(groups, key=lambda g: g.tiles))
+
+
 def _element_tiles(element_kind: str, element: object) -> tuple[int, ...]:
     if element_kind == "group":
         return element.tiles  # type: ignore[attr-defined]
+    if element_kind == "combo":
+        return tuple(t for g in element for t in g.tiles)  # type: ignore[attr-defined]
     return (element,)  # a tile or a kind of tile
 
 
@@ -267,6 +314,8 @@ def _item(spec: ir.Spec, element_kind: str, name: str, env: Env):
     element = env.element
     if element_kind == "loser":
         return getattr(element, name)
+    if element_kind == "combo":
+        return _combo_attr(spec, name, element)  # type: ignore[arg-type]
     if element_kind == "group":
         return _group_attr(spec, name, element)  # type: ignore[arg-type]
     tile = spec.tiles[element]  # type: ignore[index]
@@ -286,6 +335,14 @@ def _item(spec: ir.Spec, element_kind: str, name: str, env: Env):
         case "tile":
             return tile.index
     raise AssertionError(name)
+
+
+def _combo_attr(spec: ir.Spec, name: str, sets: tuple[Group, ...]):
+    if name == "numbered":
+        return all(spec.tiles[t].numbered for g in sets for t in g.tiles)
+    ranks = sorted(spec.tiles[g.tiles[0]].rank for g in sets)
+    steps = {b - a for a, b in zip(ranks, ranks[1:], strict=False)}
+    return steps.pop() if len(steps) == 1 else -1  # "step": the common rank difference, -1 if none
 
 
 def _group_attr(spec: ir.Spec, name: str, group: Group):
@@ -311,6 +368,10 @@ def _group_attr(spec: ir.Spec, name: str, group: Group):
             return first.index
         case "with_win":
             return group.with_win
+        case "numbered":
+            return all(spec.tiles[t].numbered for t in group.tiles)
+        case "honor":
+            return not any(spec.tiles[t].numbered for t in group.tiles)
         case "size":
             return len(group.tiles)
     return group.kind == name  # a spec's own meld kind
@@ -369,6 +430,7 @@ class Interpreter:
         self.spec = spec
         self.evaluator = Evaluator(spec)
         self.flowers = {t.index for t in spec.tiles for s in spec.suits if s.flowers and s.code == t.suit}
+        self.definitions = {b.name: b.expr for b in spec.definitions}
 
     # -- public API
 
@@ -412,12 +474,12 @@ class Interpreter:
         return result
 
     def _facts(self, hand: Hand) -> HandFacts:
-        holder: dict[str, int] = {}
+        known: dict[bool, int] = {}
 
-        def waits() -> int:
-            if "n" not in holder:
-                holder["n"] = len(self._waits(hand))
-            return holder["n"]
+        def waits(any_copy: bool) -> int:
+            if any_copy not in known:
+                known[any_copy] = len(self._waits(hand, any_copy))
+            return known[any_copy]
 
         return HandFacts.of(self.spec, hand, waits)
 
@@ -430,7 +492,7 @@ class Interpreter:
         best: Scored | None = None
         failed: str | None = None
         for d in options:
-            env = Env(facts, d)
+            env = Env(facts, d, bindings=dict(self.definitions))
             unmet = self._unmet_requirement(env)
             if unmet is not None:
                 failed = failed or unmet
@@ -448,22 +510,29 @@ class Interpreter:
         return None
 
     def _score(self, env: Env) -> Scored:
-        present = []
-        for p in self.spec.patterns:
-            n = self.evaluator.count(p, env)
-            if n > 0:
-                present.append(Counted(p, self.evaluator.worth(p, env), n))
-        fans = resolve_exclusions(self.spec, present)
+        fans = resolve_exclusions(self.spec, self._present(env, late=False))
+        env.counted_fans = sum(1 for c in fans if c.pattern.name not in self.spec.minimum_excluding)
+        fans = sorted(fans + self._present(env, late=True), key=lambda c: c.pattern.order)
         return Scored(env.decomposition, tuple(fans), sum(c.value * c.count for c in fans), env)
 
-    def _waits(self, hand: Hand) -> list[int]:
-        """Tiles that complete the hand's shape and meet every requirement (minimums aside)."""
+    def _present(self, env: Env, late: bool) -> list[Counted]:
+        present = []
+        for p in self.spec.patterns:
+            if p.late == late and (n := self.evaluator.count(p, env)) > 0:
+                present.append(Counted(p, self.evaluator.worth(p, env), n))
+        return present
+
+    def _waits(self, hand: Hand, any_copy: bool = False) -> list[int]:
+        """Tiles that complete the hand's shape and meet every requirement (minimums aside).
+
+        With any_copy, a tile whose every copy is already held still counts (a wait of the shape).
+        """
         held = Counter(hand.concealed)
         for m in hand.melds:
             held.update(m.tiles)
         waits = []
         for tile in self.spec.tiles:
-            if tile.index in self.flowers or held[tile.index] >= tile.copies:
+            if tile.index in self.flowers or (held[tile.index] >= tile.copies and not any_copy):
                 continue
             trial = Hand(hand.concealed, tile.index, hand.melds, hand.context, hand.options, hand.other_melds,
                          hand.seat, hand.dealer, hand.discarder)
@@ -472,11 +541,11 @@ class Interpreter:
         return waits
 
     def _completes(self, hand: Hand) -> bool:
-        def no_waits() -> int:
+        def no_waits(any_copy: bool) -> int:
             raise EvaluationError("a requirement cannot depend on `waits`")
 
         facts = HandFacts.of(self.spec, hand, no_waits)
-        return any(self._unmet_requirement(Env(facts, d)) is None
+        return any(self._unmet_requirement(Env(facts, d, bindings=dict(self.definitions))) is None
                    for d in decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn))
 
     # -- settlement
@@ -500,7 +569,7 @@ class Interpreter:
             return {}
         losers = self._losers(hand)
         env = Env(best.env.facts, best.env.decomposition, best.env.counts, losers=losers, total=best.total,
-                  bindings={b.name: b.expr for b in settlement.bindings})
+                  bindings=self.definitions | {b.name: b.expr for b in settlement.bindings})
         shares = {loser.seat: self._share(env.inside(None, loser)) for loser in losers}
         env.shares.update({seat: total for seat, (_, total) in shares.items()})
         payments = [0] * self.spec.players

@@ -159,6 +159,27 @@ class Aggregate(Expr):
 
 
 @dataclass(frozen=True)
+class Combinations(Expr):
+    """`combinations(chows, 3, COND)`: sets of a decomposition taken `size` at a time.
+
+    Without accounting principles every matching combination counts; with 套算一次 / 不得相同 the
+    runtime decides which combinations may count together (see dsl.combinations).
+    """
+
+    source: str
+    size: int
+    body: Expr
+
+
+@dataclass(frozen=True)
+class ComboSame(Expr):
+    """`same(suit)` / `distinct(rank)` inside combinations(...): compares the sets of one combination."""
+
+    attr: str  # "suit", "rank", "tile"
+    distinct: bool
+
+
+@dataclass(frozen=True)
 class Call(Expr):
     function: str  # "min", "max", "abs"
     args: tuple[Expr, ...]
@@ -222,6 +243,9 @@ class Value:
         return self.kind in ("each", "computed_each")
 
 
+COMBINING_PRINCIPLES = ("套算一次", "不得相同")
+
+
 @dataclass(frozen=True)
 class Exclusion:
     target: str
@@ -241,6 +265,7 @@ class Pattern:
     scope: str  # "hand" or "loser"
     order: int  # declaration order: breaks ties between equal values
     span: Span
+    late: bool = False  # uses `counted_fans`: scored after every other fan's exclusions
 
 
 @dataclass(frozen=True)
@@ -326,6 +351,7 @@ class Spec:
     shapes: tuple[Shape, ...]
     context: tuple[ContextKey, ...]
     options: tuple[Option, ...]
+    definitions: tuple[Binding, ...]  # top-level `let`: named values of a decomposition
     requirements: tuple[Requirement, ...]
     minimum: int
     minimum_excluding: tuple[str, ...]

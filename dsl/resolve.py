@@ -21,8 +21,8 @@ BUILTIN_MELDS = {
     "added_kong": ir.MeldKind("added_kong", "Kong added to a pung", "kong", concealed=False, opens=True),
     "concealed_kong": ir.MeldKind("concealed_kong", "Concealed kong", "kong", concealed=True, opens=False),
 }
-SHAPES = ("standard", "seven_pairs", "thirteen_orphans")
-WAITS = ("edge", "closed", "single", "two_sided", "pung_wait")
+SHAPES = ("standard", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight")
+WAITS = ("edge", "closed", "single", "two_sided", "pung_wait", "knitted")
 PRINCIPLES = ("不重复", "不拆移", "不得相同", "套算一次", "就高不就低")
 
 # Context keys of INTERFACE.md: name -> (kind, description).
@@ -54,26 +54,32 @@ HAND_VARS = {
     "shape": "the shape of the decomposition",
     "wait": "the wait completed by the winning tile",
     "waits": "how many different tiles complete the hand",
+    "shape_waits": "how many different tiles complete the hand's shape, even a tile whose every copy is held",
     "suits": "how many numbered suits the hand holds",
     "opened": "some meld laid down opens the hand",
     "is_dealer": "the winner is the dealer",
 }
 SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share"}
-TILE_VALUED = {"win": "the winning tile", "seat_wind": "the seat wind tile", "round_wind": "the prevailing wind tile"}
+TILE_VALUED = {"win": "the winning tile", "seat_wind": "the seat wind tile", "round_wind": "the prevailing wind tile",
+               "pair": "the tile of the decomposition's (first) pair"}
+LATE_VARS = {"counted_fans": "how many fans count after exclusions (a fan using it is scored last)"}
 TILE_ATTRS = ("suit", "rank")
 LOSER_ATTRS = ("dealer", "discarder", "opened", "seat")
 
 SOURCES = {
     "tiles": "tile", "groups": "group", "sets": "group", "chows": "group", "pungs": "group",
-    "kongs": "group", "pairs": "group", "kinds": "kind", "losers": "loser",
+    "kongs": "group", "pairs": "group", "kinds": "kind", "losers": "loser", "held_tiles": "tile",
 }
+GROUP_SOURCES = ("groups", "sets", "chows", "pungs", "kongs", "pairs")
 ELEMENT_ATTRS = {
-    "tile": ("suit", "rank", "numbered", "honor"),
+    "tile": ("suit", "rank", "numbered", "honor", "tile"),
     "group": ("chow", "pung", "kong", "pair", "concealed", "exposed", "declared", "opens", "suit", "rank",
-              "tile", "with_win", "size"),
+              "tile", "with_win", "size", "numbered", "honor"),
     "kind": ("copies", "konged", "suit", "rank", "tile"),
     "loser": LOSER_ATTRS,
+    "combo": ("step", "numbered"),
 }
+COMBO_ATTRS = ("suit", "rank", "tile")
 AGGREGATES = {"count": (1, 2), "all": (2, 2), "any": (2, 2), "sum": (2, 2)}
 FUNCTIONS = {"min": (2, 9), "max": (2, 9), "abs": (1, 1)}
 PAYERS = ("each loser", "each other", "discarder")
@@ -136,6 +142,7 @@ class Declarations:
     requirements: dict[str, ast.Require] = field(default_factory=dict)
     minimum: ast.Minimum | None = None
     principles: ast.Principles | None = None
+    definitions: dict[str, ast.Binding] = field(default_factory=dict)
     patterns: dict[str, ast.Pattern] = field(default_factory=dict)
     exclusive: dict[str, ast.Exclusive] = field(default_factory=dict)
     score: ast.Score | None = None
@@ -225,6 +232,8 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.settle = decl
         case ast.Example():
             into.examples.append(decl)
+        case ast.Binding():
+            into.definitions[decl.name.text] = decl
         case ast.Order() | ast.Wild():
             into.unsupported.append(decl)
 
@@ -275,13 +284,17 @@ class Resolver:
         self.types = TypeChecker({k.name: k.kind for k in self.context}, {o.name: o.default for o in self.options},
                                  self.binding_types)
         self.aliases = self._aliases()
+        self.hand_names: list[str] = []  # fans are not known to top-level `let`s: they come first
+        self.loser_names: list[str] = []
+        self.definitions = self._definitions()
         self.hand_names = [n for n, p in d.patterns.items() if p.scope == "hand"]
         self.loser_names = [n for n, p in d.patterns.items() if p.scope == "loser"]
         patterns = [self._pattern(p, i) for i, p in enumerate(d.patterns.values())]
+        _check_late_patterns(patterns)
         hand = _dependency_order([p for p in patterns if p.scope == "hand"])
         loser = _dependency_order([p for p in patterns if p.scope == "loser"])
         requirements = tuple(
-            ir.Requirement(r.name.text, r.english, self._expr(r.condition, Scope("hand")), r.span)
+            ir.Requirement(r.name.text, r.english, self._expr(r.condition, self._scope("hand")), r.span)
             for r in d.requirements.values())
         minimum = d.minimum.value if d.minimum else 0
         excluding = tuple(self._pattern_name(n) for n in (d.minimum.excluding if d.minimum else ()))
@@ -297,7 +310,8 @@ class Resolver:
             source_hash=hashlib.sha256("\0".join(d.sources).encode()).hexdigest()[:16],
             players=d.players, hand_size=d.hand_size, tiles=self.tiles, suits=self.suits,
             tilesets=tuple(self.tilesets.values()), meld_kinds=tuple(self.meld_kinds.values()), shapes=self.shapes,
-            context=self.context, options=self.options, requirements=requirements, minimum=minimum,
+            context=self.context, options=self.options, definitions=self.definitions, requirements=requirements,
+            minimum=minimum,
             minimum_excluding=excluding, principles=principles, patterns=tuple(hand), loser_patterns=tuple(loser),
             exclusive_groups=exclusive, settlement=settlement, examples=(),
         )
@@ -436,14 +450,27 @@ class Resolver:
             raise error(f"fan {name.text!r} was removed", name.span)
         raise error(f"unknown fan {name.text!r}", name.span, suggest(name.text, known + list(self.aliases)))
 
+    def _scope(self, kind: str, *more: str) -> Scope:
+        return Scope(kind, bindings=tuple(b.name for b in self.definitions) + more)
+
+    def _definitions(self) -> tuple[ir.Binding, ...]:
+        """Top-level `let`s, in order: each may use the ones before it."""
+        self.definitions: tuple[ir.Binding, ...] = ()
+        for decl in self.d.definitions.values():
+            expr = self._expr(decl.expr, self._scope("hand"), "a `let` value", (NUMBER, BOOL, TEXT, TILE))
+            self.binding_types[decl.name.text] = self.types.type(expr)
+            self.definitions += (ir.Binding(decl.name.text, expr, decl.span),)
+        return self.definitions
+
     def _pattern(self, p: ast.Pattern, order: int) -> ir.Pattern:
-        scope = Scope(p.scope)
+        scope = self._scope(p.scope)
         value_expr = self._expr(p.value.expr, scope, "a fan value", (NUMBER,)) if p.value.expr is not None else None
         value = ir.Value(p.value.kind, p.value.amount, value_expr)
         if p.value.kind.endswith("each"):
             condition = self._expr(p.condition, scope, "the count of a per-occurrence fan", (NUMBER,))
         else:
             condition = self._expr(p.condition, scope)
+        _check_combinations_stand_alone(p, condition)
         excludes = []
         for exclusion in p.excludes:
             target = self._pattern_name(exclusion.target)
@@ -456,13 +483,15 @@ class Resolver:
                 raise error(f"`×{exclusion.times}` excludes occurrences, but {target!r} is not counted per "
                             "occurrence", exclusion.target.span)
             excludes.append(ir.Exclusion(target, exclusion.times, exclusion.target.span))
+        late = any(isinstance(e, ir.Var) and e.scope == "late"
+                   for e in (*ir.walk(condition), *ir.walk(value.expr)))
         return ir.Pattern(p.name.text, p.english, value, condition, tuple(excludes),
-                          tuple(a.text for a in p.aliases), p.doc, p.scope, order, p.span)
+                          tuple(a.text for a in p.aliases), p.doc, p.scope, order, p.span, late)
 
     def _principle(self, name: ast.Name) -> str:
         if name.text not in PRINCIPLES:
             raise error(f"unknown accounting principle {name.text!r}", name.span, suggest(name.text, PRINCIPLES))
-        raise error(f"the accounting principle {name.text!r} is not supported by this version of mjdsl", name.span)
+        return name.text
 
     def _exclusive(self, group: ast.Exclusive) -> ir.ExclusiveGroup:
         members = tuple(self._pattern_name(m) for m in group.members)
@@ -477,12 +506,12 @@ class Resolver:
         bindings = []
         names: list[str] = []
         for binding in settle.bindings:
-            expr = self._expr(binding.expr, Scope("settle", bindings=tuple(names)), "a `let` value",
+            expr = self._expr(binding.expr, self._scope("settle", *names), "a `let` value",
                               (NUMBER, BOOL, TEXT, TILE))
             self.binding_types[binding.name.text] = self.types.type(expr)
             bindings.append(ir.Binding(binding.name.text, expr, binding.span))
             names.append(binding.name.text)
-        scope = Scope("settle", bindings=tuple(names))
+        scope = self._scope("settle", *names)
         rules = []
         for rule in settle.rules:
             if rule.case.text not in PAYMENT_CASES:
@@ -576,6 +605,8 @@ class ExprResolver:
         if element is not None:
             if name in ELEMENT_ATTRS[element]:
                 return ir.Item(span, element, name)
+            if element == "combo" and name in COMBO_ATTRS:
+                raise error(f"write same({name}) or distinct({name}) to compare the sets of a combination", span)
             if element != "loser" and name in self.r.tilesets:
                 return ir.ItemTileSet(span, element, name, every=True)
             if element == "group" and name in self.r.meld_kinds:
@@ -605,8 +636,12 @@ class ExprResolver:
     def _hand_var(self, name: str, span: Span) -> ir.Expr | None:
         if name in HAND_VARS:
             return ir.Var(span, "hand", name)
+        if name in LATE_VARS:
+            if self.scope.kind != "hand" or self.scope.element is not None:
+                raise error(f"{name!r} is only known to a fan's own condition", span)
+            return ir.Var(span, "late", name)
         if name in TILE_VALUED:
-            raise error(f"{name!r} is a tile: use `{name}.suit`, `{name}.rank` or `{name} in SET`", span)
+            return self._tile_valued(ast.Ref(span, name))
         return None
 
     def _context_var(self, name: str, span: Span) -> ir.Expr | None:
@@ -625,6 +660,8 @@ class ExprResolver:
         canonical = self.r.aliases.get(name, name)
         if canonical in allowed:
             return ir.PatternRef(span, canonical)
+        if not self.r.hand_names and canonical in self.r.d.patterns:
+            raise error(f"a top-level `let` cannot use the fan {name!r}: write its condition instead", span)
         if canonical in self.r.loser_names:
             raise error(f"{name!r} is a loser fan: hand fans and requirements cannot use it", span)
         return None
@@ -651,7 +688,7 @@ class ExprResolver:
 
     def _tile_valued(self, e: ast.Expr) -> ir.Expr:
         if isinstance(e, ast.Ref) and e.name in TILE_VALUED:
-            if e.name != "win":
+            if e.name in CONTEXT_KEYS:
                 self._require_context(e.name, e.span)
             return ir.TileOf(e.span, e.name)
         if isinstance(e, ast.Ref) and self.scope.element in ("group", "kind", "tile") and e.name == "tile":
@@ -690,13 +727,39 @@ class ExprResolver:
                                   every=False)
         if name in AGGREGATES:
             return self._aggregate(e)
+        if name == "combinations":
+            return self._combinations(e)
+        if name in ("same", "distinct"):
+            return self._combo_same(e)
         if name in FUNCTIONS:
             low, high = FUNCTIONS[name]
             if not low <= len(e.args) <= high:
                 raise error(f"{name}() takes {low} to {high} arguments", e.span)
             return ir.Call(e.span, name, tuple(self.resolve(a) for a in e.args))
-        raise error(f"unknown function {name!r}", e.function.span,
-                    suggest(name, list(AGGREGATES) + list(FUNCTIONS) + ["contains"]))
+        known = [*AGGREGATES, *FUNCTIONS, "contains", "combinations", "same", "distinct"]
+        raise error(f"unknown function {name!r}", e.function.span, suggest(name, known))
+
+    def _combinations(self, e: ast.Call) -> ir.Expr:
+        form = "write combinations(SOURCE, SIZE, CONDITION), e.g. combinations(chows, 3, same(suit) and step == 3)"
+        if len(e.args) != 3:
+            raise error(form, e.span)
+        source, size, condition = e.args
+        if not isinstance(source, ast.Ref) or source.name not in GROUP_SOURCES:
+            raise error("combinations are taken from " + ", ".join(GROUP_SOURCES), source.span,
+                        suggest(source.name, GROUP_SOURCES) if isinstance(source, ast.Ref) else None)
+        if not isinstance(size, ast.Number) or not 2 <= size.value <= 4:
+            raise error("the size of a combination is 2, 3 or 4", size.span)
+        inner = Scope(self.scope.kind, "combo", self.scope.bindings)
+        body = ExprResolver(self.r, inner).resolve(condition)
+        return ir.Combinations(e.span, source.name, size.value, body)
+
+    def _combo_same(self, e: ast.Call) -> ir.Expr:
+        name = e.function.text
+        if self.scope.element != "combo":
+            raise error(f"{name}(...) is written inside combinations(...)", e.span)
+        if len(e.args) != 1 or not isinstance(e.args[0], ast.Ref) or e.args[0].name not in COMBO_ATTRS:
+            raise error(f"write {name}(suit), {name}(rank) or {name}(tile)", e.span)
+        return ir.ComboSame(e.span, e.args[0].name, distinct=name == "distinct")
 
     def _aggregate(self, e: ast.Call) -> ir.Expr:
         name = e.function.text
@@ -748,6 +811,25 @@ def _dependency_order(patterns: list[ir.Pattern]) -> list[ir.Pattern]:
     for pattern in patterns:
         visit(pattern, ())
     return ordered
+
+
+def _check_late_patterns(patterns: list[ir.Pattern]) -> None:
+    """A fan scored last (it reads `counted_fans`) cannot be used by another fan, nor exclude one."""
+    late = {p.name for p in patterns if p.late}
+    for p in patterns:
+        for node in (*ir.walk(p.condition), *ir.walk(p.value.expr)):
+            if isinstance(node, ir.PatternRef) and node.name in late:
+                raise error(f"{node.name!r} is scored after the other fans (it reads counted_fans): "
+                            "no fan can depend on it", node.span)
+        if p.late and p.excludes:
+            raise error(f"{p.name!r} is scored after the other fans; it cannot exclude any", p.excludes[0].span)
+
+
+def _check_combinations_stand_alone(p: ast.Pattern, condition: ir.Expr) -> None:
+    """combinations(...) is counted by the runtime as a whole: it must be the entire count of an `each` fan."""
+    for node in ir.walk(condition):
+        if isinstance(node, ir.Combinations) and (node is not condition or p.value.kind != "each"):
+            raise error("combinations(...) must be the whole condition of a fan counted `each`", node.span)
 
 
 def _conjuncts(expr: ir.Expr) -> list[ir.Expr]:

@@ -10,10 +10,11 @@ from .source import error
 NUMBER, BOOL, TEXT, TILE = "number", "true/false", "a name", "a tile"
 TRUTHY = (NUMBER, BOOL)
 
-HAND_TYPES = {"shape": TEXT, "wait": TEXT, "waits": NUMBER, "suits": NUMBER, "opened": BOOL, "is_dealer": BOOL}
+HAND_TYPES = {"shape": TEXT, "wait": TEXT, "waits": NUMBER, "shape_waits": NUMBER, "suits": NUMBER, "opened": BOOL,
+              "is_dealer": BOOL}
 CONTEXT_TYPES = {"flag": BOOL, "count": NUMBER, "seat": NUMBER, "wind": TEXT}
 ITEM_TYPES = {
-    "suit": TEXT, "rank": NUMBER, "tile": TILE, "size": NUMBER, "copies": NUMBER, "seat": NUMBER,
+    "suit": TEXT, "rank": NUMBER, "tile": TILE, "size": NUMBER, "copies": NUMBER, "seat": NUMBER, "step": NUMBER,
 }
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
@@ -54,6 +55,11 @@ class TypeChecker:
                 return ITEM_TYPES.get(expr.name, BOOL)
             case ir.Aggregate():
                 return self._aggregate(expr)
+            case ir.Combinations():
+                self.expect(expr.body, TRUTHY, "the condition of combinations()")
+                return NUMBER
+            case ir.ComboSame():
+                return BOOL
             case ir.Call():
                 for arg in expr.args:
                     self.expect(arg, (NUMBER, BOOL), f"an argument of {expr.function}()")
@@ -87,7 +93,7 @@ class TypeChecker:
             case "option":
                 value = self.options[expr.name]
                 return BOOL if isinstance(value, bool) else NUMBER if isinstance(value, int) else TEXT
-            case "settle":
+            case "settle" | "late":
                 return NUMBER
             case "binding":
                 return self.bindings[expr.name]

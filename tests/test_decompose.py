@@ -9,7 +9,7 @@ from dsl.interpreter import HandFacts
 
 def readings(spec, case):
     hand = read_case(spec, case)
-    facts = HandFacts.of(spec, hand, lambda: 0)
+    facts = HandFacts.of(spec, hand, lambda any_copy: 0)
     return decompositions(spec, facts.counts, hand.melds, hand.win, hand.self_drawn)
 
 
