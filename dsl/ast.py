@@ -257,6 +257,11 @@ class Principles(Decl):
 
 
 @dataclass(frozen=True)
+class Prefer(Decl):
+    names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
 class Value:
     kind: str  # "fixed", "each", "computed", "computed_each"
     amount: int | None = None

@@ -57,7 +57,7 @@ def decompositions(spec: ir.Spec, counts: list[int], melds: tuple[Meld, ...], wi
 def _shape_groups(spec: ir.Spec, shape: ir.Shape, counts: list[int], n_melds: int) -> Iterator[list[tuple]]:
     if shape.name == "standard":
         sets_needed = (spec.hand_size - 2) // 3 - n_melds
-        yield from _standard(spec, counts, 0, sets_needed, False, shape.chows)
+        yield from sorted(_standard(spec, counts, 0, sets_needed, False, shape.chows), key=_reading_order)
     elif shape.name == "seven_pairs":
         if n_melds == 0 and sum(counts) == 14 and all(c % 2 == 0 for c in counts):
             yield [("pair", i) for i, c in enumerate(counts) for _ in range(c // 2)]
@@ -85,6 +85,11 @@ def _shape_groups(spec: ir.Spec, shape: ir.Shape, counts: list[int], n_melds: in
                         yield [("knitted", number)] + rest
                     for i in knitted:
                         counts[i] += 1
+
+
+def _reading_order(groups: list[tuple]) -> list[tuple[int, int]]:
+    """Readings are tried set by set in tile order, a pung before a chow on the same tile (pairs aside)."""
+    return sorted((first, kind == "chow") for kind, first in groups if kind != "pair")
 
 
 def _knitted_straights(spec: ir.Spec) -> list[tuple[int, ...]]:

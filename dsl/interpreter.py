@@ -498,7 +498,8 @@ class Interpreter:
                 failed = failed or unmet
                 continue
             scored = self._score(env)
-            if best is None or scored.total > best.total:
+            if best is None or scored.total > best.total or (
+                    scored.total == best.total and any(c.pattern.name in self.spec.preferred for c in scored.fans)):
                 best = scored
         return best, failed or ""
 

@@ -356,6 +356,7 @@ class Spec:
     minimum: int
     minimum_excluding: tuple[str, ...]
     principles: tuple[str, ...]
+    preferred: tuple[str, ...]  # on equal totals, a later reading with one of these fans is taken
     patterns: tuple[Pattern, ...]  # hand patterns in evaluation order (dependencies first)
     loser_patterns: tuple[Pattern, ...]
     exclusive_groups: tuple[ExclusiveGroup, ...]

@@ -300,6 +300,9 @@ class ToAst(Transformer):
     def principles(self, meta, c):
         return ast.Principles(self._span(meta), tuple(c[0]))
 
+    def prefer(self, meta, c):
+        return ast.Prefer(self._span(meta), tuple(c[0]))
+
     def name_list(self, meta, c):
         return [self._name(t) for t in c]
 

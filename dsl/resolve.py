@@ -142,6 +142,7 @@ class Declarations:
     requirements: dict[str, ast.Require] = field(default_factory=dict)
     minimum: ast.Minimum | None = None
     principles: ast.Principles | None = None
+    prefer: ast.Prefer | None = None
     definitions: dict[str, ast.Binding] = field(default_factory=dict)
     patterns: dict[str, ast.Pattern] = field(default_factory=dict)
     exclusive: dict[str, ast.Exclusive] = field(default_factory=dict)
@@ -215,6 +216,8 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.minimum = decl
         case ast.Principles():
             into.principles = decl
+        case ast.Prefer():
+            into.prefer = decl
         case ast.Pattern():
             _apply_pattern(into, decl)
         case ast.Exclusive():
@@ -299,6 +302,7 @@ class Resolver:
         minimum = d.minimum.value if d.minimum else 0
         excluding = tuple(self._pattern_name(n) for n in (d.minimum.excluding if d.minimum else ()))
         principles = tuple(self._principle(n) for n in (d.principles.names if d.principles else ()))
+        preferred = tuple(self._pattern_name(n, self.hand_names) for n in (d.prefer.names if d.prefer else ()))
         exclusive = tuple(self._exclusive(g) for g in d.exclusive.values())
         settlement = self._settlement(d.settle) if d.settle else None
         if d.score is not None:
@@ -312,7 +316,8 @@ class Resolver:
             tilesets=tuple(self.tilesets.values()), meld_kinds=tuple(self.meld_kinds.values()), shapes=self.shapes,
             context=self.context, options=self.options, definitions=self.definitions, requirements=requirements,
             minimum=minimum,
-            minimum_excluding=excluding, principles=principles, patterns=tuple(hand), loser_patterns=tuple(loser),
+            minimum_excluding=excluding, principles=principles, preferred=preferred, patterns=tuple(hand),
+            loser_patterns=tuple(loser),
             exclusive_groups=exclusive, settlement=settlement, examples=(),
         )
         return replace(spec, examples=tuple(self._example(e) for e in d.examples))
