@@ -173,8 +173,13 @@ class HonorGroup(Decl):
 
 
 @dataclass(frozen=True)
+class RedFives(Decl):
+    copies: int
+
+
+@dataclass(frozen=True)
 class Tiles(Decl):
-    groups: tuple[Suit | HonorGroup, ...]
+    groups: tuple[Suit | HonorGroup | RedFives, ...]
 
 
 @dataclass(frozen=True)
@@ -186,8 +191,13 @@ class TileSet(Decl):
 
 @dataclass(frozen=True)
 class Order(Decl):
-    code: Name
     names: tuple[Name, ...]
+
+
+@dataclass(frozen=True)
+class Supersede(Decl):
+    value: int
+    description: str | None
 
 
 @dataclass(frozen=True)
@@ -328,6 +338,7 @@ class Score(Decl):
 class Settle(Decl):
     bindings: tuple[Binding, ...]
     rules: tuple[PaymentRule, ...]
+    pot: Expr | None = None
 
 
 @dataclass(frozen=True)

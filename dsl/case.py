@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from . import ir
-from .notation import HandError, parse_tiles
+from .notation import HandError, parse_tiles, tile_codes
 from .source import suggest
 
 WINDS = ("E", "S", "W", "N")
@@ -30,6 +30,7 @@ class Hand:
     context: Mapping[str, object]
     options: Mapping[str, object]
     other_melds: Mapping[int, tuple[Meld, ...]] = field(default_factory=dict)
+    red: int = 0  # red fives among the hand, the winning tile and the melds
     seat: int = 0
     dealer: int = 0
     discarder: int | None = None
@@ -50,10 +51,12 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
                             + f"; {spec.name} reads: " + ", ".join(list(STRUCTURAL_KEYS) + list(known)))
     if "hand" not in case:
         raise HandError("the case has no 'hand'")
-    codes = {t.code: t.index for t in spec.tiles if not _is_flower(spec, t)}
+    codes = {t.code: t.index for t in spec.tiles if not _is_flower(spec, t)} | dict(spec.red_tiles)
     concealed = tuple(parse_tiles(case["hand"], codes))
     win = _one_tile(case["win"], codes) if case.get("win") is not None else None
-    melds = tuple(_meld(spec, m) for m in _list(case.get("melds", []), "melds"))
+    meld_texts = _list(case.get("melds", []), "melds")
+    melds = tuple(_meld(spec, m) for m in meld_texts)
+    red = _red_count(spec, [case["hand"], case.get("win") or ""] + [str(m) for m in meld_texts])
     context = {name: _context_value(spec, known[name], value) for name, value in case.items() if name in known}
     others = _other_melds(spec, context.pop("other_melds", {}))
     options = _options(spec, case.get("options", {}))
@@ -67,7 +70,15 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
         discarder = context.get("discarder", (seat - 1) % players)
         if discarder == seat:
             raise HandError(f"the discarder (seat {discarder}) cannot be the winner")
-    return Hand(concealed, win, melds, context, options, others, seat, dealer, discarder)
+    return Hand(concealed, win, melds, context, options, others, red, seat, dealer, discarder)
+
+
+def _red_count(spec: ir.Spec, texts: list[str]) -> int:
+    codes = [code for text in texts for code in tile_codes(text)]
+    for red, _ in spec.red_tiles:
+        if codes.count(red) > spec.red_copies:
+            raise HandError(f"{codes.count(red)} copies of the red five {red}; the set has {spec.red_copies}")
+    return sum(codes.count(red) for red, _ in spec.red_tiles)
 
 
 def _is_flower(spec: ir.Spec, tile: ir.Tile) -> bool:
@@ -97,7 +108,7 @@ def _meld(spec: ir.Spec, text: object) -> Meld:
         raise HandError(f"unknown meld kind {kind_name!r}" + (f" ({hint})" if hint else "")
                         + f"; {spec.name} allows: " + ", ".join(kinds))
     kind = kinds[kind_name]
-    codes = {t.code: t.index for t in spec.tiles}
+    codes = {t.code: t.index for t in spec.tiles} | dict(spec.red_tiles)
     tiles = tuple(sorted(parse_tiles(tiles_text, codes)))
     if not _meld_shape_ok(spec, kind, tiles):
         raise HandError(f"{text!r} is not a {kind_name}: " + _meld_shape_rule(spec, kind))
@@ -139,7 +150,7 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise HandError(f"{name!r} is a whole number from 0, not {value!r}")
     elif key.kind == "tiles":
-        parse_tiles(value, {t.code: t.index for t in spec.tiles})  # type: ignore[arg-type]
+        parse_tiles(value, {t.code: t.index for t in spec.tiles} | dict(spec.red_tiles))  # type: ignore[arg-type]
     elif key.kind == "melds_by_seat" and not isinstance(value, Mapping):
         raise HandError(f"{name!r} maps seats to lists of melds, e.g. {{\"1\": [\"pung 111m\"]}}")
     return value

@@ -15,7 +15,7 @@ from . import ir
 from .case import Hand, read_case
 from .combinations import combination_counts
 from .decompose import Decomposition, Group, decompositions
-from .notation import HandError
+from .notation import HandError, parse_tiles
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
 
@@ -119,6 +119,10 @@ class Evaluator:
                 return getattr(env.loser, expr.name)
             case ir.Aggregate():
                 return self._aggregate(expr, env)
+            case ir.NextTile():
+                return self.spec.next_tile[self.value(expr.tile, env)]
+            case ir.Indicated():
+                return self._indicated(expr.key, env)
             case ir.Combinations():
                 return sum(1 for chosen in combinations(self._source(expr.source, env), expr.size)
                            if self.value(expr.body, env.inside(_sorted_sets(chosen))))
@@ -126,8 +130,7 @@ class Evaluator:
                 values = [_group_attr(self.spec, expr.attr, g) for g in env.element]  # type: ignore[attr-defined]
                 return len(set(values)) == (len(values) if expr.distinct else 1)
             case ir.Call():
-                args = [self.value(a, env) for a in expr.args]
-                return {"min": min, "max": max, "abs": lambda x: abs(x)}[expr.function](*args)
+                return _call(expr.function, [self.value(a, env) for a in expr.args])
             case ir.Binary():
                 return self._binary(expr, env)
             case ir.Not():
@@ -151,6 +154,11 @@ class Evaluator:
         if pattern.scope == "hand":
             env.counts[pattern.name] = max(n, 0)
         return max(n, 0)
+
+    def _indicated(self, key: str, env: Env) -> int:
+        codes = {t.code: t.index for t in self.spec.tiles} | dict(self.spec.red_tiles)
+        indicators = parse_tiles(env.facts.hand.context.get(key, ""), codes)
+        return sum(env.facts.kinds[self.spec.next_tile[i]] for i in indicators)
 
     def _count_combinations(self, source: str, env: Env) -> None:
         """Count every combination fan over one kind of set at once, under the accounting principles."""
@@ -204,6 +212,8 @@ class Evaluator:
                 return any(m.kind.opens for m in facts.hand.melds)
             case "is_dealer":
                 return facts.hand.seat == facts.hand.dealer
+            case "red_fives":
+                return facts.hand.red
         raise AssertionError(name)
 
     def _tile_of(self, name: str, env: Env) -> int:
@@ -296,6 +306,22 @@ class Evaluator:
 
 def _with_element(env: Env, source: str, element: object) -> Env:
     return env.inside(element, element if source == "losers" else None)  # type: ignore[arg-type]
+
+
+def _call(function: str, args: list):
+    match function:
+        case "min":
+            return min(args)
+        case "max":
+            return max(args)
+        case "abs":
+            return abs(args[0])
+        case "roundup":
+            value, step = args
+            if step <= 0:
+                raise EvaluationError(f"roundup({value}, {step}): the step must be positive")
+            return -(-value // step) * step
+    raise AssertionError(function)
 
 
 def _sorted_sets(groups: Iterable[Group]) -> tuple[Group, ...]:
@@ -393,6 +419,12 @@ class Scored:
     fans: tuple[Counted, ...]
     total: int
     env: Env
+    values: dict[str, object]  # the spec's `score:` results for this reading
+
+    @property
+    def rank(self) -> object:
+        """What readings are compared by: the spec's `value` when it defines one, else the total."""
+        return self.values.get("value", self.total)
 
 
 def resolve_exclusions(spec: ir.Spec, present: list[Counted]) -> list[Counted]:
@@ -469,6 +501,7 @@ class Interpreter:
             return {"ok": True, "winning": False, "fans": fans, "total": best.total,
                     "reason": f"{counted_total} fan is below the minimum of {self.spec.minimum}"}
         result: dict = {"ok": True, "winning": True, "fans": fans, "total": best.total}
+        result.update((name, _plain(value)) for name, value in best.values.items())
         if self.spec.settlement is not None:
             result.update(self._settle(hand, best))
         return result
@@ -498,8 +531,8 @@ class Interpreter:
                 failed = failed or unmet
                 continue
             scored = self._score(env)
-            if best is None or scored.total > best.total or (
-                    scored.total == best.total and any(c.pattern.name in self.spec.preferred for c in scored.fans)):
+            if best is None or scored.rank > best.rank or (
+                    scored.rank == best.rank and any(c.pattern.name in self.spec.preferred for c in scored.fans)):
                 best = scored
         return best, failed or ""
 
@@ -514,7 +547,13 @@ class Interpreter:
         fans = resolve_exclusions(self.spec, self._present(env, late=False))
         env.counted_fans = sum(1 for c in fans if c.pattern.name not in self.spec.minimum_excluding)
         fans = sorted(fans + self._present(env, late=True), key=lambda c: c.pattern.order)
-        return Scored(env.decomposition, tuple(fans), sum(c.value * c.count for c in fans), env)
+        limit = self.spec.supersede
+        if limit is not None and any(c.value >= limit for c in fans):
+            fans = [c for c in fans if c.value >= limit]
+        env.total = sum(c.value * c.count for c in fans)
+        env.bindings = env.bindings | {b.name: b.expr for b in self.spec.score}
+        values = {b.name: self.evaluator.value(b.expr, env) for b in self.spec.score}
+        return Scored(env.decomposition, tuple(fans), env.total, env, values)
 
     def _present(self, env: Env, late: bool) -> list[Counted]:
         present = []
@@ -570,7 +609,7 @@ class Interpreter:
             return {}
         losers = self._losers(hand)
         env = Env(best.env.facts, best.env.decomposition, best.env.counts, losers=losers, total=best.total,
-                  bindings=self.definitions | {b.name: b.expr for b in settlement.bindings})
+                  bindings=best.env.bindings | {b.name: b.expr for b in settlement.bindings})
         shares = {loser.seat: self._share(env.inside(None, loser)) for loser in losers}
         env.shares.update({seat: total for seat, (_, total) in shares.items()})
         payments = [0] * self.spec.players
@@ -580,6 +619,8 @@ class Interpreter:
                 payments[loser.seat] -= amount
                 payments[hand.seat] += amount
         result: dict = {"payments": [_plain(p) for p in payments]}
+        if settlement.pot is not None:
+            result["pot"] = _plain(self.evaluator.value(settlement.pot, env))
         if self.spec.loser_patterns:
             result["shares"] = [{"seat": seat, "fans": [_fan_json(c) for c in fans], "total": total}
                                 for seat, (fans, total) in shares.items()]
@@ -607,5 +648,6 @@ def _fan_json(c: Counted) -> dict:
     return {"name": c.pattern.name, "en": c.pattern.english, "value": c.value, "count": c.count}
 
 
-def _plain(value: int | Fraction) -> int | float:
-    return value if isinstance(value, int) else float(value)
+def _plain(value: object) -> object:
+    """JSON-friendly: fractions become floats, everything else stays."""
+    return float(value) if isinstance(value, Fraction) else value

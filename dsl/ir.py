@@ -180,6 +180,20 @@ class ComboSame(Expr):
 
 
 @dataclass(frozen=True)
+class NextTile(Expr):
+    """`next(tile)`: the tile an indicator points at (numbered suits by rank, honors by `order`)."""
+
+    tile: Expr
+
+
+@dataclass(frozen=True)
+class Indicated(Expr):
+    """`indicated(dora)`: how many tiles of the hand the indicator tiles of a context key point at."""
+
+    key: str
+
+
+@dataclass(frozen=True)
 class Call(Expr):
     function: str  # "min", "max", "abs"
     args: tuple[Expr, ...]
@@ -304,6 +318,7 @@ class Settlement:
     bindings: tuple[Binding, ...]
     rules: tuple[PaymentRule, ...]
     span: Span | None
+    pot: Expr | None = None  # paid from the table (riichi sticks), not by a player
 
 
 @dataclass(frozen=True)
@@ -345,6 +360,9 @@ class Spec:
     players: int
     hand_size: int
     tiles: tuple[Tile, ...]
+    red_tiles: tuple[tuple[str, int], ...]  # ("0m", index of 5m): red copies written with a 0
+    red_copies: int  # red copies of each numbered suit's 5
+    next_tile: tuple[int, ...]  # tile index -> the tile an indicator of it points at
     suits: tuple[Suit, ...]
     tilesets: tuple[TileSet, ...]
     meld_kinds: tuple[MeldKind, ...]
@@ -360,6 +378,8 @@ class Spec:
     patterns: tuple[Pattern, ...]  # hand patterns in evaluation order (dependencies first)
     loser_patterns: tuple[Pattern, ...]
     exclusive_groups: tuple[ExclusiveGroup, ...]
+    supersede: int | None  # fans worth at least this much: when one counts, smaller ones do not
+    score: tuple[Binding, ...]  # named results of a reading; `value`, when given, ranks readings
     settlement: Settlement | None
     examples: tuple[Example, ...]
 

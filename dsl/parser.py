@@ -248,7 +248,16 @@ class ToAst(Transformer):
         return ast.TileSetOp(self._span(meta), "-", c[0], c[1])
 
     def order(self, meta, c):
-        return ast.Order(self._span(meta), self._name(c[0]), tuple(self._name(t) for t in c[1:]))
+        return ast.Order(self._span(meta), tuple(self._name(t) for t in c))
+
+    def red_fives(self, meta, c):
+        return ast.RedFives(self._span(meta), c[0])
+
+    def supersede(self, meta, c):
+        return ast.Supersede(self._span(meta), int(c[0]), _string(c[1]) if c[1] else None)
+
+    def pot_rule(self, meta, c):
+        return ("pot", c[0])
 
     def wild(self, meta, c):
         name, english, expr = c
@@ -375,7 +384,8 @@ class ToAst(Transformer):
     def settle(self, meta, c):
         bindings = tuple(x for x in c if isinstance(x, ast.Binding))
         rules = tuple(x for x in c if isinstance(x, ast.PaymentRule))
-        return ast.Settle(self._span(meta), bindings, rules)
+        pots = [x[1] for x in c if isinstance(x, tuple)]
+        return ast.Settle(self._span(meta), bindings, rules, pots[-1] if pots else None)
 
     def payment_rule(self, meta, c):
         return ast.PaymentRule(self._span(meta), self._name(c[0]), tuple(c[1:]))

@@ -58,6 +58,7 @@ HAND_VARS = {
     "suits": "how many numbered suits the hand holds",
     "opened": "some meld laid down opens the hand",
     "is_dealer": "the winner is the dealer",
+    "red_fives": "red fives held, melds and winning tile included",
 }
 SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share"}
 TILE_VALUED = {"win": "the winning tile", "seat_wind": "the seat wind tile", "round_wind": "the prevailing wind tile",
@@ -81,7 +82,7 @@ ELEMENT_ATTRS = {
 }
 COMBO_ATTRS = ("suit", "rank", "tile")
 AGGREGATES = {"count": (1, 2), "all": (2, 2), "any": (2, 2), "sum": (2, 2)}
-FUNCTIONS = {"min": (2, 9), "max": (2, 9), "abs": (1, 1)}
+FUNCTIONS = {"min": (2, 9), "max": (2, 9), "abs": (1, 1), "roundup": (2, 2)}
 PAYERS = ("each loser", "each other", "discarder")
 PAYMENT_CASES = ("self_drawn", "discard")
 
@@ -143,6 +144,8 @@ class Declarations:
     minimum: ast.Minimum | None = None
     principles: ast.Principles | None = None
     prefer: ast.Prefer | None = None
+    orders: list[ast.Order] = field(default_factory=list)
+    supersede: ast.Supersede | None = None
     definitions: dict[str, ast.Binding] = field(default_factory=dict)
     patterns: dict[str, ast.Pattern] = field(default_factory=dict)
     exclusive: dict[str, ast.Exclusive] = field(default_factory=dict)
@@ -237,7 +240,11 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.examples.append(decl)
         case ast.Binding():
             into.definitions[decl.name.text] = decl
-        case ast.Order() | ast.Wild():
+        case ast.Order():
+            into.orders.append(decl)
+        case ast.Supersede():
+            into.supersede = decl
+        case ast.Wild():
             into.unsupported.append(decl)
 
 
@@ -263,7 +270,7 @@ class Resolver:
         self.d = _collect(module, source, (str(Path(source.path).resolve()),))
         if self.d.unsupported:
             decl = self.d.unsupported[0]
-            raise error("wild tiles and indicator orders are not supported by this version of mjdsl", decl.span)
+            raise error("wild tiles are not supported by this version of mjdsl", decl.span)
         if self.d.variant is None:
             raise error("a spec starts with `variant NAME \"中文名\" \"English name\"`",
                         Span(source, 1, 1, 1, 2))
@@ -275,7 +282,8 @@ class Resolver:
     def spec(self) -> ir.Spec:
         d = self.d
         self.tiles, self.suits = self._tiles(d.tiles)
-        self.codes = {t.code: t.index for t in self.tiles}
+        self.red_tiles, self.red_copies = self._red_fives(d.tiles)
+        self.codes = {t.code: t.index for t in self.tiles} | dict(self.red_tiles)
         self.suit_codes = {s.code for s in self.suits}
         self.tile_names = {t.name: t.index for t in self.tiles}
         self.tilesets = self._tilesets()
@@ -290,6 +298,7 @@ class Resolver:
         self.hand_names: list[str] = []  # fans are not known to top-level `let`s: they come first
         self.loser_names: list[str] = []
         self.definitions = self._definitions()
+        self.score_names: tuple[str, ...] = ()
         self.hand_names = [n for n, p in d.patterns.items() if p.scope == "hand"]
         self.loser_names = [n for n, p in d.patterns.items() if p.scope == "loser"]
         patterns = [self._pattern(p, i) for i, p in enumerate(d.patterns.values())]
@@ -304,9 +313,8 @@ class Resolver:
         principles = tuple(self._principle(n) for n in (d.principles.names if d.principles else ()))
         preferred = tuple(self._pattern_name(n, self.hand_names) for n in (d.prefer.names if d.prefer else ()))
         exclusive = tuple(self._exclusive(g) for g in d.exclusive.values())
+        score = self._score(d.score) if d.score else ()
         settlement = self._settlement(d.settle) if d.settle else None
-        if d.score is not None:
-            raise error("`score:` blocks are not supported by this version of mjdsl", d.score.span)
         variant = d.variant
         spec = ir.Spec(
             name=variant.name.text, title=variant.title, english=variant.english, parent=d.parent,
@@ -318,7 +326,9 @@ class Resolver:
             minimum=minimum,
             minimum_excluding=excluding, principles=principles, preferred=preferred, patterns=tuple(hand),
             loser_patterns=tuple(loser),
-            exclusive_groups=exclusive, settlement=settlement, examples=(),
+            exclusive_groups=exclusive, supersede=d.supersede.value if d.supersede else None, score=score,
+            settlement=settlement, examples=(), red_tiles=self.red_tiles, red_copies=self.red_copies,
+            next_tile=self._next_tiles(),
         )
         return replace(spec, examples=tuple(self._example(e) for e in d.examples))
 
@@ -329,6 +339,8 @@ class Resolver:
         suits: list[ir.Suit] = []
         seen_codes: dict[str, Span] = {}
         for group in block.groups:
+            if isinstance(group, ast.RedFives):
+                continue
             code = group.code.text
             if code in seen_codes or len(code) != 1 or not code.isascii() or not code.isalpha():
                 problem = "is used twice" if code in seen_codes else "must be one ASCII letter"
@@ -357,6 +369,44 @@ class Resolver:
                 raise error(f"tile name {tile.name!r} is used twice", block.span)
             names[tile.name] = tile
         return tuple(tiles), tuple(suits)
+
+    def _red_fives(self, block: ast.Tiles) -> tuple[tuple[tuple[str, int], ...], int]:
+        reds = [g for g in block.groups if isinstance(g, ast.RedFives)]
+        if not reds:
+            return (), 0
+        fives = tuple((f"0{t.suit}", t.index) for t in self.tiles if t.numbered and t.rank == 5)
+        copies = reds[-1].copies
+        for _, index in fives:
+            if copies >= self.tiles[index].copies:
+                raise error(f"{copies} red copies of {self.tiles[index].code} leave no plain one", reds[-1].span)
+        return fives, copies
+
+    def _next_tiles(self) -> tuple[int, ...]:
+        """The tile each tile indicates: the next rank of its suit (9 -> 1), or the next in its `order`."""
+        following = list(range(len(self.tiles)))
+        for suit in self.suits:
+            if suit.numbered:
+                for position, index in enumerate(suit.tiles):
+                    following[index] = suit.tiles[(position + 1) % len(suit.tiles)]
+        for order in self.d.orders:
+            cycle = []
+            for name in order.names:
+                if name.text not in self.tile_names:
+                    raise error(f"unknown tile {name.text!r}", name.span, suggest(name.text, self.tile_names))
+                cycle.append(self.tile_names[name.text])
+            for position, index in enumerate(cycle):
+                following[index] = cycle[(position + 1) % len(cycle)]
+        return tuple(following)
+
+    def _score(self, score: ast.Score) -> tuple[ir.Binding, ...]:
+        bindings: tuple[ir.Binding, ...] = ()
+        for decl in score.bindings:
+            names = tuple(b.name for b in bindings)
+            expr = self._expr(decl.expr, self._scope("score", *names), "a `score` value", (NUMBER, BOOL))
+            self.binding_types[decl.name.text] = self.types.type(expr)
+            bindings += (ir.Binding(decl.name.text, expr, decl.span),)
+        self.score_names = tuple(b.name for b in bindings)
+        return bindings
 
     def _tilesets(self) -> dict[str, ir.TileSet]:
         sets: dict[str, ir.TileSet] = {}
@@ -511,12 +561,12 @@ class Resolver:
         bindings = []
         names: list[str] = []
         for binding in settle.bindings:
-            expr = self._expr(binding.expr, self._scope("settle", *names), "a `let` value",
+            expr = self._expr(binding.expr, self._scope("settle", *self.score_names, *names), "a `let` value",
                               (NUMBER, BOOL, TEXT, TILE))
             self.binding_types[binding.name.text] = self.types.type(expr)
             bindings.append(ir.Binding(binding.name.text, expr, binding.span))
             names.append(binding.name.text)
-        scope = self._scope("settle", *names)
+        scope = self._scope("settle", *self.score_names, *names)
         rules = []
         for rule in settle.rules:
             if rule.case.text not in PAYMENT_CASES:
@@ -534,7 +584,8 @@ class Resolver:
                 amount = self._expr(payment.amount, scope, "a payment", (NUMBER,))
                 payments.append(ir.Payment(payer, amount, payment.span))
             rules.append(ir.PaymentRule(rule.case.text, tuple(payments), rule.span))
-        return ir.Settlement(tuple(bindings), tuple(rules), settle.span)
+        pot = self._expr(settle.pot, scope, "the pot", (NUMBER,)) if settle.pot is not None else None
+        return ir.Settlement(tuple(bindings), tuple(rules), settle.span, pot)
 
     # -- examples
 
@@ -633,7 +684,7 @@ class ExprResolver:
         if name not in SETTLE_VARS:
             return None
         if self.scope.kind == "hand":
-            raise error(f"{name!r} is only known when settling (in `settle:` or a loser fan)", span)
+            raise error(f"{name!r} is only known when settling (in `score:`, `settle:` or a loser fan)", span)
         if name == "loser_total" and self.scope.kind != "settle":
             raise error("'loser_total' is only known in `settle:`", span)
         return ir.Var(span, "settle", name)
@@ -698,7 +749,9 @@ class ExprResolver:
             return ir.TileOf(e.span, e.name)
         if isinstance(e, ast.Ref) and self.scope.element in ("group", "kind", "tile") and e.name == "tile":
             return ir.Item(e.span, self.scope.element, "tile")
-        raise error("expected a tile here: `win`, `seat_wind`, `round_wind` or `tile`", e.span)
+        if isinstance(e, ast.Call) and e.function.text == "next":
+            return self.resolve(e)
+        raise error("expected a tile here: `win`, `seat_wind`, `round_wind`, `pair`, `tile` or next(...)", e.span)
 
     def _require_context(self, name: str, span: Span) -> None:
         if not any(k.name == name for k in self.r.context):
@@ -736,6 +789,12 @@ class ExprResolver:
             return self._combinations(e)
         if name in ("same", "distinct"):
             return self._combo_same(e)
+        if name == "next":
+            if len(e.args) != 1:
+                raise error("write next(TILE), e.g. next(win)", e.span)
+            return ir.NextTile(e.span, self._tile_valued(e.args[0]))
+        if name == "indicated":
+            return self._indicated(e)
         if name in FUNCTIONS:
             low, high = FUNCTIONS[name]
             if not low <= len(e.args) <= high:
@@ -757,6 +816,17 @@ class ExprResolver:
         inner = Scope(self.scope.kind, "combo", self.scope.bindings)
         body = ExprResolver(self.r, inner).resolve(condition)
         return ir.Combinations(e.span, source.name, size.value, body)
+
+    def _indicated(self, e: ast.Call) -> ir.Expr:
+        keys = [k.name for k in self.r.context if k.kind == "tiles"]
+        if len(e.args) != 1 or not isinstance(e.args[0], ast.Ref) or e.args[0].name not in CONTEXT_KEYS:
+            raise error("write indicated(KEY) with a context key of indicator tiles, e.g. indicated(dora)", e.span)
+        key = e.args[0].name
+        if key not in keys:
+            if CONTEXT_KEYS[key][0] != "tiles":
+                raise error(f"{key!r} is not a list of indicator tiles", e.args[0].span)
+            raise error(f"the spec does not read {key!r}: declare it with `context {key}`", e.args[0].span)
+        return ir.Indicated(e.span, key)
 
     def _combo_same(self, e: ast.Call) -> ir.Expr:
         name = e.function.text
