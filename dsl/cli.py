@@ -6,11 +6,16 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from . import ir
-from .build import generated_files, load_all, stale_files, write_files
+from . import docs, ir
+from .build import compile_checkers, generated_files, load_all, stale_files, write_files
+from .checkers import Checker, checker_for
+from .codegen import CodegenError
 from .examples import run_examples
+from .extensions import BuildError
 from .interpreter import Interpreter
+from .paths import GENERATED_DIR
 from .resolve import check, load_spec
 from .source import SpecError
 
@@ -49,11 +54,23 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_test)
 
     p = commands.add_parser("build", help="regenerate the checkers and rule books of specs",
-                            description="Write generated/ for the given specs (default: every bundled spec). "
-                                        "With --check, write nothing and exit 1 if generated/ is out of date.")
+                            description="Write generated/ for the given specs (default: every bundled spec) and "
+                                        "compile the checkers in place. With --check, write nothing and exit 1 if "
+                                        "generated/ is out of date.")
     p.add_argument("specs", nargs="*", metavar="SPEC")
     p.add_argument("--check", action="store_true", help="only compare generated/ with a fresh build")
     p.set_defaults(run=_build)
+
+    p = commands.add_parser(
+        "doc", help="write the rule books of specs, or the diff of two variants",
+        description="Write the Markdown and HTML rule book of each spec (default: every bundled spec), an index "
+                    "and a comparison page, into generated/docs/ or --out. With --diff A B, print what differs "
+                    "between two variants as Markdown (or write it to --out, as HTML if it ends in .html). "
+                    "Exit 1 if a worked example disagrees with the checker (the book marks it).")
+    p.add_argument("specs", nargs="*", metavar="SPEC")
+    p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="compare two variants")
+    p.add_argument("--out", metavar="PATH", help="directory for the books, or file for --diff")
+    p.set_defaults(run=_doc)
 
     p = commands.add_parser(
         "score", help="score hands",
@@ -105,19 +122,46 @@ def _test(args) -> int:
 
 
 def _build(args) -> int:
-    files = generated_files(load_all(args.specs or None))
-    if args.check:
-        stale = stale_files(files)
-        for path in stale:
-            print(f"{path}: out of date; run `mjdsl build`", file=sys.stderr)
-        return 1 if stale else 0
-    for path in write_files(files):
-        print(f"wrote {path}")
+    specs = load_all(args.specs or None)
+    try:
+        files = generated_files(specs)
+        if args.check:
+            stale = stale_files(files)
+            for path in stale:
+                print(f"{path}: out of date; run `mjdsl build`", file=sys.stderr)
+            return 1 if stale else 0
+        for path in write_files(files):
+            print(f"wrote {path}")
+        compile_checkers(specs)
+    except (CodegenError, BuildError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
+def _doc(args) -> int:
+    if args.diff:
+        a, b = (load_spec(name) for name in args.diff)
+        out = Path(args.out) if args.out else None
+        text = docs.render_diff(a, b, html=out is not None and out.suffix == ".html")
+        if out is None:
+            print(text, end="")
+        else:
+            write_files({out: text})
+            print(f"wrote {out}")
+        return 0
+    books = [docs.book(spec) for spec in load_all(args.specs or None)]
+    for path in write_files(docs.render_books(books, Path(args.out) if args.out else GENERATED_DIR / "docs")):
+        print(f"wrote {path}")
+    problems = [line for book in books for line in docs.failure_report(book)]
+    for line in problems:
+        print(f"error: {line}", file=sys.stderr)
+    return 1 if problems else 0
+
+
 def _score(args) -> int:
-    checker = Interpreter(load_spec(args.spec))
+    spec = load_spec(args.spec)
+    checker = checker_for(spec)
     if args.jsonl:
         for line in sys.stdin:
             if line.strip():
@@ -135,11 +179,11 @@ def _score(args) -> int:
         print(f"mjdsl score: {case}", file=sys.stderr)
         return 2
     result = checker.evaluate(case)
-    print(describe(checker.spec, result))
+    print(describe(spec, result))
     return 0 if result["ok"] else 1
 
 
-def _score_line(checker: Interpreter, line: str) -> dict:
+def _score_line(checker: Checker, line: str) -> dict:
     try:
         case = json.loads(line)
     except json.JSONDecodeError as exc:

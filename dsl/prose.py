@@ -1,0 +1,379 @@
+"""IR expressions -> text for the rule reference: the spec's own notation, and plain English.
+
+Both renderers know every expression node of dsl/ir.py by name and stop with `UnknownNodeError` on any
+other: a rule book that silently dropped part of a rule would disagree with the engine.
+"""
+
+from __future__ import annotations
+
+from . import ir
+
+SHAPE_WORDS = {"standard": "sets and a pair", "seven_pairs": "seven pairs", "thirteen_orphans": "thirteen orphans",
+               "honors_and_knitted": "honors and knitted tiles (全不靠)",
+               "knitted_straight": "a knitted straight (组合龙) with a set and a pair"}
+WAIT_WORDS = {"edge": "an edge wait", "closed": "a closed wait", "single": "a single-tile wait",
+              "two_sided": "a two-sided wait", "pung_wait": "a wait on either of two pairs",
+              "knitted": "a wait on a knitted tile"}
+
+_SOURCES = {"tiles": "tiles", "groups": "groups (sets and the pair)", "sets": "sets", "chows": "chows",
+            "pungs": "pungs (kongs included)", "kongs": "kongs", "pairs": "pairs", "kinds": "kinds of tile held",
+            "losers": "losers", "held_tiles": "concealed tiles held before the winning tile"}
+_HAND_VARS = {"shape": "the shape", "wait": "the wait", "waits": "the number of different tiles that complete the hand",
+              "shape_waits": "the number of different tiles that complete the hand's shape (even one whose every "
+                             "copy is held)",
+              "suits": "the number of numbered suits held"}
+_HAND_FLAGS = {"opened": ("the hand is opened (a meld that opens it was laid down)", "the hand is not opened"),
+               "is_dealer": ("the winner is the dealer", "the winner is not the dealer")}
+# Built-in context keys read as a yes/no question get a sentence for each answer; other keys use the
+# description the spec's IR carries.
+_CONTEXT_FLAGS = {
+    "self_drawn": ("the winning tile is self-drawn", "the winning tile is a discard"),
+    "kong_replacement": ("the winning tile is the replacement drawn after a kong",
+                         "the winning tile is not a kong replacement"),
+    "robbing_kong": ("the win robs another player's added kong", "the win does not rob a kong"),
+    "last_tile": ("the win is on the last tile", "the win is not on the last tile"),
+    "first_turn": ("the win comes on the first turn", "the win does not come on the first turn"),
+}
+_SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share"}
+_LATE_VARS = {"counted_fans": "the number of other fans that count"}
+_TILE_NAMES = {"win": "the winning tile", "seat_wind": "the seat wind", "round_wind": "the prevailing wind",
+               "pair": "the tile of the pair"}
+_ELEMENT_FLAGS = {  # plural verb phrases about the elements of count/all/any: (holds, does not hold)
+    "chow": ("are chows", "are not chows"), "pung": ("are pungs or kongs", "are not pungs or kongs"),
+    "kong": ("are kongs", "are not kongs"), "pair": ("are pairs", "are not pairs"),
+    "concealed": ("are concealed", "are not concealed"), "exposed": ("are exposed", "are not exposed"),
+    "declared": ("are declared melds", "are not declared melds"),
+    "opens": ("open the hand", "do not open the hand"),
+    "with_win": ("hold the winning tile", "do not hold the winning tile"),
+    "numbered": ("are numbered", "are not numbered"), "honor": ("are honors", "are not honors"),
+    "konged": ("were declared as a kong", "were not declared as a kong"),
+    "dealer": ("are the dealer", "are not the dealer"),
+    "discarder": ("discarded the winning tile", "did not discard the winning tile"),
+    "opened": ("have opened their hand", "have not opened their hand"),
+}
+_LOSER_FLAGS = {"dealer": ("the loser is the dealer", "the loser is not the dealer"),
+                "discarder": ("the loser discarded the winning tile", "the loser did not discard the winning tile"),
+                "opened": ("the loser has opened their hand", "the loser has not opened their hand")}
+_ELEMENT_NOUNS = {"copies": "number of copies held", "size": "size in tiles",
+                  "step": "rank step from one set to the next"}
+_COMBO_SAME = {  # same(x) / distinct(x) of the sets of a combination: (holds, does not hold)
+    (False, "suit"): ("are of one suit", "are not all of one suit"),
+    (True, "suit"): ("are of different suits", "are not all of different suits"),
+    (False, "rank"): ("have the same rank", "do not all have the same rank"),
+    (True, "rank"): ("have different ranks", "do not all have different ranks"),
+    (False, "tile"): ("are identical", "are not all identical"),
+    (True, "tile"): ("are all different", "are not all different"),
+}
+_COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+            ">=": "is at least"}
+_COMPARE_ELEMENT = {"==": "equal to", "!=": "other than", "<": "below", "<=": "at most", ">": "above",
+                    ">=": "at least"}
+_OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+_ARITHMETIC = {"+": "+", "-": "−", "*": "×", "/": "÷"}
+_CALLS = {"min": "the smaller of", "max": "the larger of"}
+
+# Binding strength in the spec notation, loosest first: decides where formula() needs parentheses.
+_PRECEDENCE = {"if": 1, "or": 2, "and": 3, "not": 4, "==": 5, "!=": 5, "<": 5, "<=": 5, ">": 5, ">=": 5,
+               "in": 5, "+": 6, "-": 6, "*": 7, "/": 7, "neg": 8, "^": 9}
+_ATOM = 10
+
+
+class UnknownNodeError(Exception):
+    """An IR node the rule reference cannot render yet."""
+
+    def __init__(self, node: object):
+        where = f" at {node.span}" if isinstance(node, ir.Expr) else ""
+        super().__init__(f"the rule reference cannot render the IR node {type(node).__name__}{where}: "
+                         f"{node!r}; teach dsl/prose.py how to read it")
+
+
+# ---------------------------------------------------------------- the spec's notation
+
+
+def formula(expr: ir.Expr) -> str:
+    """The expression in the spec language, with only the parentheses it needs."""
+    return _formula(expr)[0]
+
+
+def _formula(expr: ir.Expr) -> tuple[str, int]:  # noqa: C901 - one case per node type
+    match expr:
+        case ir.Const(value=bool() as value):
+            return ("true" if value else "false"), _ATOM
+        case ir.Const():
+            return str(expr.value), _ATOM
+        case ir.Var() | ir.PatternRef() | ir.TileOf():
+            return expr.name, _ATOM
+        case ir.Item():
+            return expr.name, _ATOM
+        case ir.ItemTileSet():
+            return (expr.tileset if expr.every else f"contains({expr.tileset})"), _ATOM
+        case ir.TileAttr():
+            return f"{_wrap(expr.tile, _ATOM)}.{expr.name}", _ATOM
+        case ir.LoserAttr():
+            return f"loser.{expr.name}", _ATOM
+        case ir.InTileSet():
+            return f"{_wrap(expr.tile, 6)} in {expr.tileset}", 5
+        case ir.Aggregate():
+            body = "" if expr.body is None else f", {formula(expr.body)}"
+            return f"{expr.function}({expr.source}{body})", _ATOM
+        case ir.Combinations():
+            return f"combinations({expr.source}, {expr.size}, {formula(expr.body)})", _ATOM
+        case ir.ComboSame():
+            return f"{'distinct' if expr.distinct else 'same'}({expr.attr})", _ATOM
+        case ir.Call():
+            return f"{expr.function}({', '.join(formula(a) for a in expr.args)})", _ATOM
+        case ir.Binary():
+            return _formula_binary(expr)
+        case ir.Not():
+            return f"not {_wrap(expr.operand, 4)}", 4
+        case ir.Negate():
+            return f"-{_wrap(expr.operand, 9)}", 8
+        case ir.Conditional():
+            return (f"{_wrap(expr.then, 2)} if {_wrap(expr.condition, 2)} else {_wrap(expr.otherwise, 1)}", 1)
+    raise UnknownNodeError(expr)
+
+
+def _formula_binary(expr: ir.Binary) -> tuple[str, int]:
+    level = _PRECEDENCE[expr.op]
+    if expr.op == "^":  # right-associative
+        return f"{_wrap(expr.left, level + 1)} ^ {_wrap(expr.right, level)}", level
+    # Comparisons do not chain: both sides bind tighter.
+    right_level = level + 1
+    left_level = level + 1 if level == 5 else level
+    return f"{_wrap(expr.left, left_level)} {expr.op} {_wrap(expr.right, right_level)}", level
+
+
+def _wrap(expr: ir.Expr, needed: int) -> str:
+    text, level = _formula(expr)
+    return text if level >= needed else f"({text})"
+
+
+# ---------------------------------------------------------------- plain English
+
+
+class Prose:
+    """Plain-English readings of one spec's expressions (the spec supplies names of suits and flags)."""
+
+    def __init__(self, spec: ir.Spec):
+        self.context = {k.name: k for k in spec.context}
+        self.suits = {s.code: f"{s.name} ({s.english})" for s in spec.suits}
+        self.tilesets = {t.name: (f"{t.name} ({t.english})" if t.english else t.name) for t in spec.tilesets}
+        self.bindings = {b.name: b.expr for b in spec.definitions}
+        self.combining = any(p in ir.COMBINING_PRINCIPLES for p in spec.principles)
+
+    def condition(self, expr: ir.Expr, negated: bool = False) -> str:  # noqa: C901 - one case per node type
+        """A sentence that holds when the expression is true (or false, when negated)."""
+        match expr:
+            case ir.Binary(op="and" | "or"):
+                joiner = {"and": " and ", "or": " or "}[_flip_logic(expr.op) if negated else expr.op]
+                return joiner.join(self._part(side, expr, negated) for side in (expr.left, expr.right))
+            case ir.Binary(op=op) if op in _COMPARE:
+                return self._comparison(expr, _OPPOSITE[op] if negated else op)
+            case ir.Not():
+                return self.condition(expr.operand, not negated)
+            case ir.Var(scope="hand", name=name) if name in _HAND_FLAGS:
+                return _HAND_FLAGS[name][negated]
+            case ir.Var(scope="context" | "flag"):
+                return self._flag(expr.name, negated)
+            case ir.Var(scope="option"):
+                return f"the option {expr.name} is {'off' if negated else 'on'}"
+            case ir.PatternRef():
+                return f"it is not {expr.name}" if negated else f"it is {expr.name}"
+            case ir.Item() | ir.ItemTileSet():
+                return self._element_phrase(expr, negated)
+            case ir.ComboSame():
+                return self._combo_same(expr, negated)
+            case ir.Var(scope="binding") if self._is_condition(self.bindings.get(expr.name)):
+                return f"it is not {expr.name}" if negated else f"it is {expr.name}"
+            case ir.LoserAttr(name=name) if name in _LOSER_FLAGS:
+                return _LOSER_FLAGS[name][negated]
+            case ir.InTileSet():
+                verb = "is not in" if negated else "is in"
+                return f"{self.quantity(expr.tile)} {verb} {self._tileset(expr.tileset)}"
+            case ir.Aggregate(function="all" | "any"):
+                return self._all_any(expr, negated)
+            case ir.Const(value=bool() as value):
+                return "always" if value != negated else "never"
+            case ir.Conditional():
+                return (f"{self.condition(expr.then, negated)} if {self.condition(expr.condition)}, "
+                        f"otherwise {self.condition(expr.otherwise, negated)}")
+        # A number used as a condition: it holds when it is not zero.
+        return f"{self.quantity(expr)} {'is 0' if negated else 'is not 0'}"
+
+    def reading(self, expr: ir.Expr) -> str:
+        """The expression as a sentence when it is a yes/no value, else as a noun phrase."""
+        return self.condition(expr) if self._is_condition(expr) else self.quantity(expr)
+
+    def quantity(self, expr: ir.Expr) -> str:  # noqa: C901 - one case per node type
+        """A noun phrase for the value of the expression."""
+        match expr:
+            case ir.Const(value=bool() as value):
+                return "true" if value else "false"
+            case ir.Const(value=int() as value):
+                return str(value)
+            case ir.Const(value=str() as value):
+                return SHAPE_WORDS.get(value) or WAIT_WORDS.get(value) or self.suits.get(value) or repr(value)
+            case ir.Var():
+                return self._var_noun(expr)
+            case ir.PatternRef():
+                return f"the number of {expr.name}"
+            case ir.Item():
+                return "their " + _ELEMENT_NOUNS.get(expr.name, expr.name)
+            case ir.TileOf():
+                return _TILE_NAMES.get(expr.name, expr.name)
+            case ir.TileAttr():
+                return f"the {expr.name} of {self.quantity(expr.tile)}"
+            case ir.LoserAttr():
+                return f"the loser's {expr.name}"
+            case ir.Aggregate(function="count"):
+                return f"the number of {self._elements(expr)}"
+            case ir.Combinations():
+                sets = _SOURCES.get(expr.source, expr.source)
+                counted = "as the accounting principles let them count" if self.combining else "each one counted"
+                return f"the number of combinations of {expr.size} {sets} that {self.condition(expr.body)}, {counted}"
+            case ir.Aggregate(function="sum"):
+                return f"the sum over {_SOURCES.get(expr.source, expr.source)} of {self._operand(expr.body)}"
+            case ir.Call(function="abs"):
+                return f"the absolute value of {self._operand(expr.args[0])}"
+            case ir.Call() if expr.function in _CALLS:
+                *first, last = [self._operand(a) for a in expr.args]
+                return f"{_CALLS[expr.function]} {', '.join(first)} and {last}"
+            case ir.Binary(op="^"):
+                return f"{self._operand(expr.left)} to the power {self._operand(expr.right)}"
+            case ir.Binary(op=op) if op in _ARITHMETIC:
+                return f"{self._operand(expr.left)} {_ARITHMETIC[op]} {self._operand(expr.right)}"
+            case ir.Negate():
+                return f"−{self._operand(expr.operand)}"
+            case ir.Conditional():
+                return (f"{self.quantity(expr.then)} if {self.condition(expr.condition)}, "
+                        f"otherwise {self.quantity(expr.otherwise)}")
+            case ir.Binary() | ir.Not() | ir.InTileSet() | ir.ItemTileSet() | ir.Aggregate() | ir.ComboSame():
+                return self.condition(expr)
+        raise UnknownNodeError(expr)
+
+    # -- pieces
+
+    def _part(self, side: ir.Expr, parent: ir.Binary, negated: bool) -> str:
+        text = self.condition(side, negated)
+        inner = _logic_as_read(side, negated)
+        return f"({text})" if inner is not None and inner != _logic_as_read(parent, negated) else text
+
+    def _operand(self, expr: ir.Expr) -> str:
+        text = self.quantity(expr)
+        simple = isinstance(expr, ir.Const | ir.Var | ir.PatternRef | ir.Item | ir.TileOf | ir.Call | ir.Aggregate)
+        return text if simple else f"({text})"
+
+    def _comparison(self, expr: ir.Binary, op: str) -> str:
+        left, right = expr.left, expr.right
+        shape_or_wait = isinstance(left, ir.Var) and left.scope == "hand" and left.name in ("shape", "wait")
+        if shape_or_wait and isinstance(right, ir.Const) and op in ("==", "!="):
+            subject = "the hand is read as" if left.name == "shape" else "the wait is"
+            if op == "!=":
+                subject = subject.replace(" is", " is not", 1)
+            return f"{subject} {self.quantity(right)}"
+        if isinstance(left, ir.Item):
+            noun = _ELEMENT_NOUNS.get(left.name, left.name)
+            return f"have a {noun} {_COMPARE_ELEMENT[op]} {self.quantity(right)}"
+        return f"{self.quantity(left)} {_COMPARE[op]} {self.quantity(right)}"
+
+    def _flag(self, name: str, negated: bool) -> str:
+        if name in _CONTEXT_FLAGS:
+            return _CONTEXT_FLAGS[name][negated]
+        key = self.context.get(name)
+        described = key.description if key is not None else name
+        return f"it is not the case that {described}" if negated else described
+
+    def _var_noun(self, expr: ir.Var) -> str:
+        match expr.scope:
+            case "hand":
+                if expr.name in _HAND_FLAGS:
+                    return self.condition(expr)
+                return _HAND_VARS.get(expr.name, expr.name)
+            case "context" | "flag":
+                key = self.context.get(expr.name)
+                if key is None:
+                    return expr.name
+                if key.kind == "flag":
+                    return self.condition(expr)
+                return f"the number of {key.description}" if key.kind == "count" else key.description
+            case "option":
+                return f"the option {expr.name}"
+            case "settle":
+                return _SETTLE_VARS.get(expr.name, expr.name)
+            case "binding":
+                return expr.name
+            case "late":
+                return _LATE_VARS.get(expr.name, expr.name)
+        raise UnknownNodeError(expr)
+
+    def _element_phrase(self, expr: ir.Item | ir.ItemTileSet, negated: bool) -> str:
+        """A plural verb phrase about the elements being counted: "are exposed", "contain a 幺九 tile"."""
+        if isinstance(expr, ir.ItemTileSet):
+            name = self._tileset(expr.tileset)
+            if not expr.every:
+                return f"contain no {name} tile" if negated else f"contain a {name} tile"
+            if expr.element in ("group", "combo"):  # every tile of the set(s)
+                return f"are not all {name}" if negated else f"are all {name}"
+            return f"are not {name}" if negated else f"are {name}"
+        if expr.name in _ELEMENT_FLAGS:
+            return _ELEMENT_FLAGS[expr.name][negated]
+        # A spec's own meld kind, e.g. `any(groups, 亮中发白)`.
+        return f"are not {expr.name} sets" if negated else f"are {expr.name} sets"
+
+    def _elements(self, expr: ir.Aggregate) -> str:
+        source = _SOURCES.get(expr.source, expr.source)
+        if expr.body is None:
+            return source
+        return f"{source} that {self.condition(expr.body)}"
+
+    def _all_any(self, expr: ir.Aggregate, negated: bool) -> str:
+        source = _SOURCES.get(expr.source, expr.source)
+        assert expr.body is not None  # all(...) and any(...) always have a condition
+        body, function = expr.body, expr.function
+        if isinstance(body, ir.Not):  # all(x, not p) is not any(x, p): "no x p" reads better
+            body, function, negated = body.operand, {"all": "any", "any": "all"}[function], not negated
+        phrase = self.condition(body)
+        if function == "all":
+            return f"not all {source} {phrase}" if negated else f"all {source} {phrase}"
+        return f"no {source} {phrase}" if negated else f"some {source} {phrase}"
+
+    def _combo_same(self, expr: ir.ComboSame, negated: bool) -> str:
+        kind = "different" if expr.distinct else "the same"
+        fallback = (f"have {kind} {expr.attr}", f"do not all have {kind} {expr.attr}")
+        return _COMBO_SAME.get((expr.distinct, expr.attr), fallback)[negated]
+
+    def _tileset(self, name: str) -> str:
+        return self.tilesets.get(name, name)
+
+    def _is_condition(self, expr: ir.Expr | None) -> bool:
+        """Whether a `let` holds a yes/no value (read as "it is 面子和") rather than a number."""
+        match expr:
+            case ir.Binary(op=op):
+                return op in ("and", "or") or op in _COMPARE
+            case ir.Not() | ir.InTileSet() | ir.ItemTileSet() | ir.ComboSame() | ir.Const(value=bool()):
+                return True
+            case ir.Aggregate(function=function):
+                return function in ("all", "any")
+            case ir.Var(scope="binding"):
+                return self._is_condition(self.bindings.get(expr.name))
+            case ir.Var(scope="hand" | "context" | "flag"):
+                return expr.name in _HAND_FLAGS or self._flag_key(expr.name)
+        return False
+
+    def _flag_key(self, name: str) -> bool:
+        key = self.context.get(name)
+        return key is not None and key.kind == "flag"
+
+
+def _logic_as_read(expr: ir.Expr, negated: bool) -> str | None:
+    """The `and` / `or` an expression reads as once its negations are pushed inward (None: neither)."""
+    while isinstance(expr, ir.Not):
+        expr, negated = expr.operand, not negated
+    if isinstance(expr, ir.Binary) and expr.op in ("and", "or"):
+        return _flip_logic(expr.op) if negated else expr.op
+    return None
+
+
+def _flip_logic(op: str) -> str:
+    """De Morgan: not (a and b) reads as (not a) or (not b)."""
+    return "or" if op == "and" else "and"

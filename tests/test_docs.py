@@ -1,0 +1,331 @@
+"""The rule reference: complete, deterministic, refusing wrong examples, and rendering in a browser."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from dsl import docs, figures, ir
+from dsl.build import stale_files
+from dsl.cli import main
+from dsl.paths import GENERATED_DIR, bundled_specs
+from dsl.prose import Prose, UnknownNodeError, formula
+from dsl.resolve import load_spec
+from dsl.source import SpecError
+
+OUT = GENERATED_DIR / "docs"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def specs() -> list[ir.Spec]:
+    return [load_spec(name) for name in bundled_specs()]
+
+
+@pytest.fixture(scope="module")
+def pages(specs) -> dict[Path, str]:
+    return docs.render_all(specs, OUT)
+
+
+def text_of(page: str) -> str:
+    """What a reader sees of an HTML page (entities decoded), or a Markdown page as it is."""
+    return html.unescape(page)
+
+
+# ---------------------------------------------------------------- completeness
+
+
+@pytest.mark.parametrize("suffix", ["md", "html"])
+@pytest.mark.parametrize("name", bundled_specs())
+def test_book_shows_every_pattern_example_and_exclusion(pages, name, suffix):
+    spec = load_spec(name)
+    page = text_of(pages[OUT / f"{name}.{suffix}"])
+    for p in spec.patterns + spec.loser_patterns:
+        assert p.name in page
+        assert p.english is None or p.english in page
+        for alias in p.aliases:
+            assert alias in page
+    for example in spec.examples:
+        assert example.title in page, example.title
+    edges = figures.exclusion_edges(spec)
+    for pattern, exclusion in edges:
+        assert f"{pattern.name} 不计 {exclusion.target}" in page
+    for group in spec.exclusive_groups:
+        assert group.name in page and all(m in page for m in group.members)
+    assert spec.title in page and (spec.english or "") in page
+
+
+@pytest.mark.parametrize("name", bundled_specs())
+def test_html_book_draws_tiles_and_the_exclusion_graph(pages, name):
+    spec = load_spec(name)
+    page = pages[OUT / f"{name}.html"]
+    for tile in spec.tiles:
+        assert f'<symbol id="tile-{tile.code}"' in page
+        assert f'aria-label="{tile.name} {tile.code}"' in page
+    if figures.exclusion_edges(spec) or spec.exclusive_groups:
+        assert 'class="exclusion-graph"' in page
+        assert pages[OUT / f"{name}.exclusions.svg"].startswith("<svg xmlns=")
+
+
+@pytest.mark.parametrize("name", bundled_specs())
+def test_worked_examples_show_the_checkers_answer(pages, name):
+    book = docs.book(load_spec(name))
+    page = text_of(pages[OUT / f"{name}.html"])
+    assert not book.failures
+    for worked in book.examples:
+        if worked.result.get("winning"):
+            assert f"{worked.result['total']}" in page
+    assert page.count("✓ checked") == len(book.examples)
+
+
+def test_html_is_self_contained(pages):
+    for path, page in pages.items():
+        if path.suffix == ".html":
+            assert "<link" not in page and " src=" not in page, path
+            assert re.findall(r"https?://[^\"' ]+", page) in ([], ["http://www.w3.org/2000/svg"]), path
+            assert "@media print" in page and 'name="viewport"' in page
+
+
+def test_compare_page_has_every_pattern_of_every_variant(pages, specs):
+    page = text_of(pages[OUT / "compare.html"])
+    for spec in specs:
+        assert f"{spec.name}.html" in page
+        for p in spec.patterns + spec.loser_patterns:
+            assert p.name in page
+    assert docs.ABSENT in page
+    for a, b in zip(specs, specs[1:], strict=False):
+        assert f'id="diff-{a.name}-{b.name}"' in page
+
+
+def test_compare_table_values():
+    comparison = docs.Comparison.of([load_spec("sichuan"), load_spec("shenyang")])
+    rows = {label: [text for text, _ in cells] for label, _, cells in comparison.rows}
+    names = [s.name for s in comparison.specs]
+    # Shenyang's 飘胡 (alias 对对胡) and Sichuan's 对对胡 are one row, named as the first variant calls it.
+    assert rows["飘胡"][names.index("shenyang")] == "3"
+    assert rows["飘胡"][names.index("sichuan")] == "2 (as 对对胡)"
+    assert rows["三家闭"][names.index("sichuan")] == docs.ABSENT
+    assert rows["中发白碰"][names.index("shenyang")] == "computed each"
+
+
+def test_index_links_every_book(pages, specs):
+    page = pages[OUT / "index.html"]
+    for spec in specs:
+        assert f'href="{spec.name}.html"' in page and f'href="{spec.name}.md"' in page
+    assert 'href="compare.html"' in page
+
+
+# ---------------------------------------------------------------- determinism and freshness
+
+
+def test_rendering_is_deterministic(specs, pages, tmp_path, monkeypatch):
+    assert docs.render_all(specs, OUT) == pages
+    monkeypatch.chdir(tmp_path)  # spec paths are reported relative to the working directory
+    assert docs.render_all([load_spec(name) for name in bundled_specs()], OUT) == pages
+
+
+def test_generated_docs_are_up_to_date(pages):
+    assert stale_files(pages) == [], "run `mjdsl build`"
+    on_disk = {p for p in OUT.iterdir() if p.is_file()}
+    assert on_disk == set(pages), "generated/docs holds files no spec produces"
+
+
+# ---------------------------------------------------------------- a wrong example cannot be published
+
+WRONG = """\
+fan 清一色 "Full flush" 3: suits == 1
+example "清一色 claimed as 4":
+    hand 123m 456m 789m 11m 23m
+    win 4m
+    expect 清一色 4, total 4
+"""
+
+
+def test_wrong_example_is_marked_and_refused(spec_of, tmp_path):
+    spec = spec_of(WRONG)
+    book = docs.book(spec)
+    assert [e.example.title for e in book.failures] == ["清一色 claimed as 4"]
+    pages = docs.render_books([book], tmp_path)
+    assert "WRONG EXAMPLE" in pages[tmp_path / "tiny.html"]
+    assert "WRONG EXAMPLE" in pages[tmp_path / "tiny.md"]
+    assert "must not be published" in pages[tmp_path / "tiny.html"]
+    with pytest.raises(SpecError, match="清一色 claimed as 4.*disagrees with the checker"):
+        docs.render_all([spec], tmp_path)
+
+
+def test_doc_command_writes_books_and_fails_on_a_wrong_example(spec_of, tmp_path, capsys):
+    path = spec_of(WRONG).path
+    out = tmp_path / "site"
+    assert main(["doc", path, "--out", str(out)]) == 1
+    assert "disagrees with the checker" in capsys.readouterr().err
+    assert {p.name for p in out.iterdir()} == {"tiny.md", "tiny.html", "index.html", "compare.html", "compare.md"}
+
+
+def test_doc_command_for_bundled_specs(tmp_path, capsys):
+    assert main(["doc", "--out", str(tmp_path)]) == 0
+    written = {p.name for p in tmp_path.iterdir()}
+    assert {f"{name}.{suffix}" for name in bundled_specs() for suffix in ("md", "html")} <= written
+
+
+def test_doc_diff_command(capsys, tmp_path):
+    assert main(["doc", "--diff", "shenyang", "sichuan"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# 沈阳麻将 ↔ 四川血战到底")
+    assert "| 缺一门 | — | `suits <= 2` |" in out
+    assert "| 三门齐 | `suits == 3` | — |" in out
+    assert "| 飘胡 | `3: count(chows) == 0` | `2 (as 对对胡): shape == standard and count(chows) == 0` |" in out
+    target = tmp_path / "diff.html"
+    assert main(["doc", "--diff", "shenyang", "sichuan", "--out", str(target)]) == 0
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+# ---------------------------------------------------------------- expressions as text
+
+
+def _expressions(spec: ir.Spec) -> list[ir.Expr]:
+    """Every top-level expression of a spec, in source order."""
+    patterns = spec.patterns + spec.loser_patterns
+    exprs = [p.condition for p in patterns] + [p.value.expr for p in patterns if p.value.expr is not None]
+    exprs += [r.condition for r in spec.requirements] + [d.expr for d in spec.definitions]
+    if spec.settlement is not None:
+        exprs += [b.expr for b in spec.settlement.bindings]
+        exprs += [pay.amount for rule in spec.settlement.rules for pay in rule.payments]
+    return sorted(exprs, key=lambda e: (e.span.line, e.span.column))
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    return sum(len(x) for x in text.splitlines(keepends=True)[: line - 1]) + column - 1
+
+
+def _structure(value: object) -> object:
+    """An IR value without its source positions, to compare two readings of the same rule."""
+    if isinstance(value, ir.Expr):
+        return (type(value).__name__, *(_structure(v) for k, v in vars(value).items() if k != "span"))
+    if isinstance(value, tuple):
+        return tuple(_structure(v) for v in value)
+    return value
+
+
+@pytest.mark.parametrize("name", bundled_specs())
+def test_formula_reads_back_as_the_same_rule(name, tmp_path):
+    """Every expression, written back by formula() into its spec, parses to the same IR."""
+    spec = load_spec(name)
+    text = Path(spec.path).read_text(encoding="utf-8")
+    for expr in reversed(_expressions(spec)):
+        start = _offset(text, expr.span.line, expr.span.column)
+        end = _offset(text, expr.span.end_line, expr.span.end_column)
+        text = text[:start] + formula(expr) + text[end:]
+    rewritten = tmp_path / f"{name}.mj"
+    rewritten.write_text(text, encoding="utf-8")
+    again = load_spec(str(rewritten))
+    assert [_structure(e) for e in _expressions(again)] == [_structure(e) for e in _expressions(spec)]
+
+
+@pytest.mark.parametrize("name", bundled_specs())
+def test_every_expression_reads_as_words(name):
+    spec = load_spec(name)
+    prose = Prose(spec)
+    for expr in _expressions(spec):
+        words = prose.condition(expr)
+        assert words and "Expr" not in words and "None" not in words
+
+
+def test_pattern_descriptions():
+    sichuan, shenyang = load_spec("sichuan"), load_spec("shenyang")
+
+    def describe(spec: ir.Spec, name: str) -> str:
+        return docs.describe_pattern(spec.pattern(name), Prose(spec))
+
+    assert describe(sichuan, "清一色") == "Scores 3 when the number of numbered suits held is 1."
+    assert describe(sichuan, "根") == ("Scores 1 for each of the kinds of tile held that have a number of copies "
+                                      "held equal to 4 and were not declared as a kong.")
+    assert describe(shenyang, "三家闭") == "Adds 2 to a loser's share when no losers have opened their hand."
+    assert describe(shenyang, "定向飘").startswith("Scores 5 when it is 手把一 and the winning tile is not in 字")
+
+
+@dataclass(frozen=True)
+class Mystery(ir.Expr):
+    """An expression node the renderers have never heard of."""
+
+
+def test_unknown_ir_node_fails_loudly():
+    spec = load_spec("sichuan")
+    node = Mystery(spec.patterns[0].condition.span)
+    wrapped = ir.Binary(node.span, "and", ir.Const(node.span, True), node)
+    with pytest.raises(UnknownNodeError, match="Mystery at .*sichuan.mj.*teach dsl/prose.py"):
+        formula(wrapped)
+    with pytest.raises(UnknownNodeError, match="Mystery"):
+        Prose(spec).condition(wrapped)
+    with pytest.raises(UnknownNodeError, match="Mystery"):
+        Prose(spec).quantity(node)
+
+
+# ---------------------------------------------------------------- in a browser
+
+# Written into a copy of a page: records script errors and the size of every tile image.
+PROBE_HEAD = """<script>window.__errors = [];
+window.addEventListener("error", function (e) { window.__errors.push(String(e.message)); });
+var __consoleError = console.error;
+console.error = function () {
+  window.__errors.push(Array.from(arguments).join(" "));
+  __consoleError.apply(console, arguments);
+};
+</script>"""
+PROBE_END = """<script>(function () {
+  var images = Array.from(document.querySelectorAll("svg.tile, svg.exclusion-graph")).map(function (e) {
+    var box = e.getBoundingClientRect();
+    return {kind: e.getAttribute("class"), width: box.width, height: box.height};
+  });
+  var out = document.createElement("pre");
+  out.id = "probe";
+  out.textContent = JSON.stringify({errors: window.__errors, images: images,
+                                    show: document.documentElement.getAttribute("data-show"),
+                                    langBarHidden: document.querySelector(".lang").hidden});
+  document.body.appendChild(out);
+})();</script>"""
+
+
+def chromium_or_skip() -> Path:
+    if CHROMIUM.exists():
+        return CHROMIUM
+    if os.environ.get("CI"):
+        pytest.fail("CI must run the browser test: install Debian's chromium (.ci/run does)")
+    pytest.skip("chromium is not installed (apt-get install chromium)")
+
+
+def render_in_chromium(page: Path, profile: Path) -> tuple[dict, str]:
+    """The probe's report from the page as Chromium laid it out, and Chromium's log."""
+    command = [str(chromium_or_skip()), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+               "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               f"--user-data-dir={profile}", "--enable-logging=stderr", "--v=0", "--window-size=390,844",
+               "--virtual-time-budget=5000", "--dump-dom", page.as_uri()]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=True)
+    found = re.search(r'<pre id="probe">(.*?)</pre>', done.stdout, re.S)
+    assert found, f"the page did not run its scripts:\n{done.stderr[-2000:]}"
+    return json.loads(html.unescape(found.group(1))), done.stderr
+
+
+@pytest.mark.parametrize("page_name", ["index.html", f"{bundled_specs()[0]}.html", "compare.html"])
+def test_page_renders_in_chromium(pages, page_name, tmp_path):
+    chromium_or_skip()
+    site = tmp_path / "site"
+    site.mkdir()
+    for path, text in pages.items():
+        if path.name == page_name:
+            text = text.replace("<head>", "<head>" + PROBE_HEAD, 1).replace("</body>", PROBE_END + "</body>", 1)
+        (site / path.name).write_text(text, encoding="utf-8")
+    report, log = render_in_chromium(site / page_name, tmp_path / "profile")
+    console_errors = [line for line in log.splitlines() if "CONSOLE" in line and "rror" in line]
+    assert report["errors"] == [] and console_errors == []
+    assert report["show"] == "both" and report["langBarHidden"] is False  # the language toggle's script ran
+    if page_name not in ("index.html", "compare.html"):
+        tiles = [i for i in report["images"] if i["kind"].startswith("tile")]
+        assert tiles, "no tile images on the page"
+        assert all(i["width"] > 0 and i["height"] > 0 for i in report["images"]), report["images"]
