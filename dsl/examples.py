@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import ir
+from .source import Diagnostic
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,24 @@ class ExampleOutcome:
 
 def run_examples(spec: ir.Spec, checker) -> list[ExampleOutcome]:
     return [check_example(e, checker.evaluate(e.case_dict())) for e in spec.examples]
+
+
+def unexercised_exclusions(spec: ir.Spec, interpreter) -> list[Diagnostic]:
+    """不计 edges A -> B where A counts in some example but B never holds beside it.
+
+    A 不计 target is meant to be implied by the fan that excludes it; when no worked hand shows the
+    two together, either the edge is never needed or the examples do not cover it.
+    """
+    present = [(interpreter.present_fans(e.case_dict()), e) for e in spec.examples if e.fans]
+    found = []
+    for p in spec.patterns:
+        with_p = [fans for fans, e in present if any(f.name == p.name for f in e.fans)]
+        for exclusion in p.excludes:
+            if with_p and not any(exclusion.target in fans for fans in with_p):
+                found.append(Diagnostic(
+                    "warning", f"不计 {exclusion.target} is never implied: no example where {p.name} counts "
+                    f"also holds {exclusion.target}", exclusion.span))
+    return found
 
 
 def check_example(example: ir.Example, result: dict) -> ExampleOutcome:

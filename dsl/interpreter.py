@@ -479,6 +479,15 @@ class Interpreter:
     def evaluate_many(self, cases: Iterable[dict]) -> list[dict]:
         return [self.evaluate(case) for case in cases]
 
+    def present_fans(self, case: dict) -> set[str]:
+        """Fans that hold in the chosen reading before exclusions (for authoring checks); empty if none wins."""
+        try:
+            hand = read_case(self.spec, case)
+        except HandError:
+            return set()
+        best, _ = self._best(hand) if hand.win is not None else (None, "")
+        return {name for name, n in best.env.counts.items() if n > 0} if best else set()
+
     def is_winning(self, case: dict) -> bool:
         return bool(self.evaluate(case).get("winning"))
 

@@ -126,3 +126,28 @@ def test_waits(spec_of):
     assert fans(checker.evaluate({"hand": "123m456m789m123p7z", "win": "7z"})) == {"平": (1, 1), "单": (1, 1)}
     assert checker.is_winning({"hand": "123m456m789m123p7z", "win": "7z"})
     assert not checker.is_winning({"hand": "123m456m789m123p7z", "win": "6z"})
+
+
+def test_unexercised_exclusions_warn_only_for_edges_no_example_shows(spec_of):
+    from dsl.examples import run_examples, unexercised_exclusions
+    spec = spec_of("""
+        fan 清 3: suits == 1 and not any(tiles, 字)
+            不计 缺
+        fan 缺 1: suits <= 1
+        fan 大 5: count(pungs) == 4
+            不计 自
+        fan 自 1: self_drawn
+        example "a one-suit hand: 缺 holds beside 清, so that edge is shown":
+            hand 123456789m 123m 7m
+            win 7m
+            expect 清 3
+        example "all pungs on a discard: 自 never holds beside 大":
+            hand 111m 222m 333p 444p 5p
+            win 5p
+            expect 大 5
+    """)
+    checker = Interpreter(spec)
+    assert all(outcome.passed for outcome in run_examples(spec, checker))
+    warnings = unexercised_exclusions(spec, checker)
+    assert [w.message for w in warnings] == [
+        "不计 自 is never implied: no example where 大 counts also holds 自"]
