@@ -257,7 +257,7 @@ class Require(Decl):
 
 @dataclass(frozen=True)
 class Minimum(Decl):
-    value: int
+    value: int | Name  # a number, or the name of an option holding it
     excluding: tuple[Name, ...]
 
 

@@ -506,9 +506,10 @@ class Interpreter:
                             if c.pattern.name not in self.spec.minimum_excluding)
         fans = [{"name": c.pattern.name, "en": c.pattern.english, "value": c.value, "count": c.count}
                 for c in best.fans]
-        if counted_total < self.spec.minimum:
+        minimum = hand.options[self.spec.minimum] if isinstance(self.spec.minimum, str) else self.spec.minimum
+        if counted_total < minimum:
             return {"ok": True, "winning": False, "fans": fans, "total": best.total,
-                    "reason": f"{counted_total} fan is below the minimum of {self.spec.minimum}"}
+                    "reason": f"{counted_total} fan is below the minimum of {minimum}"}
         result: dict = {"ok": True, "winning": True, "fans": fans, "total": best.total}
         result.update((name, _plain(value)) for name, value in best.values.items())
         if self.spec.settlement is not None:

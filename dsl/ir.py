@@ -371,7 +371,7 @@ class Spec:
     options: tuple[Option, ...]
     definitions: tuple[Binding, ...]  # top-level `let`: named values of a decomposition
     requirements: tuple[Requirement, ...]
-    minimum: int
+    minimum: int | str  # fan needed to win, or the option holding it
     minimum_excluding: tuple[str, ...]
     principles: tuple[str, ...]
     preferred: tuple[str, ...]  # on equal totals, a later reading with one of these fans is taken

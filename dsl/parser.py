@@ -304,7 +304,8 @@ class ToAst(Transformer):
         return ast.Require(self._span(meta), self._name(name), _string(english) if english else None, condition)
 
     def minimum(self, meta, c):
-        return ast.Minimum(self._span(meta), int(c[0]), tuple(c[1] or ()))
+        value = int(c[0]) if c[0].type == "INT" else self._name(c[0])
+        return ast.Minimum(self._span(meta), value, tuple(c[1] or ()))
 
     def principles(self, meta, c):
         return ast.Principles(self._span(meta), tuple(c[0]))

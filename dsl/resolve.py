@@ -308,7 +308,7 @@ class Resolver:
         requirements = tuple(
             ir.Requirement(r.name.text, r.english, self._expr(r.condition, self._scope("hand")), r.span)
             for r in d.requirements.values())
-        minimum = d.minimum.value if d.minimum else 0
+        minimum = self._minimum(d.minimum)
         excluding = tuple(self._pattern_name(n) for n in (d.minimum.excluding if d.minimum else ()))
         principles = tuple(self._principle(n) for n in (d.principles.names if d.principles else ()))
         preferred = tuple(self._pattern_name(n, self.hand_names) for n in (d.prefer.names if d.prefer else ()))
@@ -542,6 +542,17 @@ class Resolver:
                    for e in (*ir.walk(condition), *ir.walk(value.expr)))
         return ir.Pattern(p.name.text, p.english, value, condition, tuple(excludes),
                           tuple(a.text for a in p.aliases), p.doc, p.scope, order, p.span, late)
+
+    def _minimum(self, decl: ast.Minimum | None) -> int | str:
+        if decl is None:
+            return 0
+        if isinstance(decl.value, int):
+            return decl.value
+        option = self.d.options.get(decl.value.text)
+        if option is None or not isinstance(option.default, int) or isinstance(option.default, bool):
+            raise error(f"`minimum {decl.value.text}` needs a number or an option holding one", decl.value.span,
+                        suggest(decl.value.text, self.d.options))
+        return decl.value.text
 
     def _principle(self, name: ast.Name) -> str:
         if name.text not in PRINCIPLES:

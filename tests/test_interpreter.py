@@ -151,3 +151,16 @@ def test_unexercised_exclusions_warn_only_for_edges_no_example_shows(spec_of):
     warnings = unexercised_exclusions(spec, checker)
     assert [w.message for w in warnings] == [
         "不计 自 is never implied: no example where 大 counts also holds 自"]
+
+
+def test_minimum_from_an_option(spec_of):
+    spec = spec_of("""
+        option 起和 "fan needed to win" = 3
+        minimum 起和
+        fan 平 1: true
+        fan 对 2: count(chows) == 0
+    """)
+    checker = Interpreter(spec)
+    pungs = {"hand": "111333555777m7z", "win": "7z"}  # 平 1 + 对 2 = 3
+    assert checker.evaluate(pungs)["winning"] is True
+    assert checker.evaluate({**pungs, "options": {"起和": 4}})["reason"] == "3 fan is below the minimum of 4"
