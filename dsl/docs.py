@@ -19,7 +19,7 @@ from . import figures, ir
 from .case import read_case
 from .examples import check_example
 from .interpreter import Interpreter
-from .notation import HandError, parse_tiles
+from .notation import HandError, tile_codes
 from .prose import Prose, formula
 from .source import SpecError, error
 from .variantdiff import (
@@ -29,6 +29,7 @@ from .variantdiff import (
     cell_text,
     diff,
     meld_kind_text,
+    minimum_amount,
     minimum_text,
     named_tilesets,
     pattern_rows,
@@ -71,6 +72,7 @@ class WorkedExample:
     result: dict
     problems: tuple[str, ...]
     roles: tuple[str, ...]  # per seat: "winner, dealer", "discarder", ...
+    results: tuple[tuple[str, object], ...]  # the spec's `score:` results and the pot, as the checker gave them
 
     @property
     def anchor(self) -> str:
@@ -128,17 +130,22 @@ class Book:
     file: str
     overview: tuple[Block, ...]
     tilesets: tuple[tuple[ir.TileSet, tuple[ir.Tile, ...]], ...]
+    red_tiles: tuple[ir.Tile, ...]  # red fives, each one of the copies of its suit's 5
+    indicator_cycles: tuple[tuple[ir.Tile, ...], ...]  # honors in "next tile" order, when indicators are read
     meld_kinds: tuple[tuple[ir.MeldKind, str], ...]
     shapes: tuple[str, ...]
     definitions: tuple[Reading, ...]
     requirements: tuple[Reading, ...]
     minimum: str
+    minimum_amount: str | None
     patterns: tuple[PatternEntry, ...]
     loser_patterns: tuple[PatternEntry, ...]
     edges: tuple[str, ...]
     graph: str | None
+    score: tuple[Reading, ...]
     bindings: tuple[Reading, ...]
     payment_cases: tuple[PaymentCase, ...]
+    pot: Reading | None
     examples: tuple[WorkedExample, ...]
 
     @property
@@ -207,19 +214,25 @@ def book(spec: ir.Spec) -> Book:
         file=Path(spec.path).name,
         overview=paragraphs(spec.doc or ""),
         tilesets=tuple((t, tuple(spec.tiles[i] for i in sorted(t.tiles))) for t in named_tilesets(spec)),
+        red_tiles=tuple(figures.red_tiles(spec).values()),
+        indicator_cycles=indicator_cycles(spec),
         meld_kinds=tuple((k, meld_kind_text(spec, k)) for k in spec.meld_kinds),
         shapes=tuple(shape_text(s) for s in spec.shapes),
         definitions=tuple(Reading(d.name, None, formula(d.expr), prose.reading(d.expr)) for d in spec.definitions),
         requirements=tuple(Reading(r.name, r.english, formula(r.condition), prose.condition(r.condition))
                            for r in spec.requirements),
         minimum=minimum_text(spec),
+        minimum_amount=minimum_amount(spec),
         patterns=tuple(e for e in entries if e.pattern.scope == "hand"),
         loser_patterns=tuple(e for e in entries if e.pattern.scope != "hand"),
         edges=tuple(figures.edge_label(p, x) for p, x in figures.exclusion_edges(spec)),
         graph=figures.exclusion_graph(spec),
+        score=tuple(Reading(b.name, None, formula(b.expr), prose.reading(b.expr)) for b in spec.score),
         bindings=tuple(Reading(b.name, None, formula(b.expr), prose.reading(b.expr))
                        for b in (settlement.bindings if settlement else ())),
         payment_cases=tuple(_payment_case(rule, prose) for rule in (settlement.rules if settlement else ())),
+        pot=Reading("pot", None, formula(settlement.pot), prose.quantity(settlement.pot))
+        if settlement is not None and settlement.pot is not None else None,
         examples=examples,
     )
 
@@ -248,7 +261,8 @@ def describe_pattern(p: ir.Pattern, prose: Prose) -> str:
     if not p.value.per_occurrence:
         return f"{verb} when {prose.condition(condition)}."
     counted = prose.quantity(condition)
-    if isinstance(condition, ir.Aggregate | ir.Combinations | ir.Var) and counted.startswith("the number of "):
+    if isinstance(condition, ir.Aggregate | ir.Combinations | ir.Indicated | ir.Var) \
+            and counted.startswith("the number of "):
         return f"{verb} for each of the {counted.removeprefix('the number of ')}."
     return f"{verb} for each of: {counted}."
 
@@ -263,6 +277,38 @@ def _payment_case(rule: ir.PaymentRule, prose: Prose) -> PaymentCase:
     readings = tuple(Reading(_PAYERS.get(p.payer, p.payer), None, formula(p.amount), prose.quantity(p.amount))
                      for p in rule.payments)
     return PaymentCase(_CASES.get(rule.case, rule.case), readings)
+
+
+def indicator_cycles(spec: ir.Spec) -> tuple[tuple[ir.Tile, ...], ...]:
+    """The honors' "next tile" cycles (东 南 西 北, 白 发 中), shown when the spec reads indicators."""
+    uses = any(isinstance(node, ir.NextTile | ir.Indicated) for expr in all_expressions(spec) for node in ir.walk(expr))
+    if not uses:
+        return ()
+    cycles: list[tuple[ir.Tile, ...]] = []
+    seen: set[int] = set()
+    for tile in spec.tiles:
+        if tile.numbered or tile.index in seen:
+            continue
+        cycle = []
+        index = tile.index
+        while index not in seen:
+            seen.add(index)
+            cycle.append(spec.tiles[index])
+            index = spec.next_tile[index]
+        cycles.append(tuple(cycle))
+    return tuple(cycles)
+
+
+def all_expressions(spec: ir.Spec) -> list[ir.Expr]:
+    """Every top-level expression of a spec (patterns, requirements, lets, scoring, settlement)."""
+    patterns = spec.patterns + spec.loser_patterns
+    exprs = [p.condition for p in patterns] + [p.value.expr for p in patterns if p.value.expr is not None]
+    exprs += [r.condition for r in spec.requirements] + [b.expr for b in spec.definitions + spec.score]
+    if spec.settlement is not None:
+        exprs += [b.expr for b in spec.settlement.bindings]
+        exprs += [pay.amount for rule in spec.settlement.rules for pay in rule.payments]
+        exprs += [spec.settlement.pot] if spec.settlement.pot is not None else []
+    return exprs
 
 
 def paragraphs(text: str) -> tuple[Block, ...]:
@@ -306,15 +352,17 @@ def _worked(spec: ir.Spec, number: int, example: ir.Example, checker: Interprete
         result=result,
         problems=outcome.problems,
         roles=_roles(spec, case),
+        results=tuple((name, result[name]) for name in [b.name for b in spec.score] + ["pot"] if name in result),
     )
 
 
 def _tiles(spec: ir.Spec, text: object) -> tuple[ir.Tile, ...]:
     """The tiles of an mpsz string; a case that is meant to be invalid may name no real tiles."""
-    try:
-        return tuple(spec.tiles[i] for i in parse_tiles(text, {t.code: t.index for t in spec.tiles}))  # type: ignore[arg-type]
-    except HandError:
+    known = {t.code: t for t in spec.tiles} | figures.red_tiles(spec)
+    codes = tile_codes(text) if isinstance(text, str) else []
+    if not codes or any(code not in known for code in codes):
         return ()
+    return tuple(known[code] for code in codes)
 
 
 def _meld(spec: ir.Spec, text: str) -> Meld:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
 from . import ir
@@ -28,21 +28,28 @@ def tile_label(tile: ir.Tile) -> str:
     return f"{tile.name} {tile.code}"
 
 
+def red_tiles(spec: ir.Spec) -> dict[str, ir.Tile]:
+    """The red fives of a spec (`0m`), each drawn and named as its own tile though it plays as a 5."""
+    return {code: replace(spec.tiles[index], code=code, name="赤" + spec.tiles[index].name,
+                          english="red " + spec.tiles[index].english) for code, index in spec.red_tiles}
+
+
 def tile_symbols(spec: ir.Spec) -> str:
     """One hidden <svg> defining a <symbol> per tile of the spec; tile() refers to them."""
     suit_colour = {s.code: _SUIT_COLOURS[i % len(_SUIT_COLOURS)] for i, s in enumerate(spec.suits)}
     symbols = "".join(_tile_symbol(t, spec, suit_colour.get(t.suit, _INK)) for t in spec.tiles)
+    symbols += "".join(_tile_symbol(t, spec, _HONOR_COLOURS["中"], red=True) for t in red_tiles(spec).values())
     return (f'<svg class="tile-defs" width="0" height="0" aria-hidden="true" focusable="false">'
             f"<defs>{symbols}</defs></svg>")
 
 
-def _tile_symbol(tile: ir.Tile, spec: ir.Spec, colour: str) -> str:
+def _tile_symbol(tile: ir.Tile, spec: ir.Spec, colour: str, red: bool = False) -> str:
     face = (f'<rect x="1" y="1" width="{TILE_WIDTH - 2}" height="{TILE_HEIGHT - 2}" rx="4" '
             f'fill="#fbf8ef" stroke="#8a8170" stroke-width="1.2"/>')
     suit_name = next((s.name for s in spec.suits if s.code == tile.suit), "")
     if tile.numbered and tile.name.endswith(suit_name) and len(tile.name) > len(suit_name):
-        rank = tile.name[: -len(suit_name)]
-        text = (_text(15, 18, 15, _INK, rank) + _text(15, 34, 12, colour, suit_name))
+        rank = tile.name[: -len(suit_name)].removeprefix("赤")
+        text = (_text(15, 18, 15, colour if red else _INK, rank) + _text(15, 34, 12, colour, suit_name))
     else:
         text = _text(15, 26, 17 if len(tile.name) == 1 else 10, _HONOR_COLOURS.get(tile.name, colour), tile.name)
     return (f'<symbol id="{tile_id(tile)}" viewBox="0 0 {TILE_WIDTH} {TILE_HEIGHT}">'

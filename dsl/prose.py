@@ -21,7 +21,7 @@ _SOURCES = {"tiles": "tiles", "groups": "groups (sets and the pair)", "sets": "s
 _HAND_VARS = {"shape": "the shape", "wait": "the wait", "waits": "the number of different tiles that complete the hand",
               "shape_waits": "the number of different tiles that complete the hand's shape (even one whose every "
                              "copy is held)",
-              "suits": "the number of numbered suits held"}
+              "suits": "the number of numbered suits held", "red_fives": "the number of red fives held"}
 _HAND_FLAGS = {"opened": ("the hand is opened (a meld that opens it was laid down)", "the hand is not opened"),
                "is_dealer": ("the winner is the dealer", "the winner is not the dealer")}
 # Built-in context keys read as a yes/no question get a sentence for each answer; other keys use the
@@ -120,6 +120,10 @@ def _formula(expr: ir.Expr) -> tuple[str, int]:  # noqa: C901 - one case per nod
             return f"combinations({expr.source}, {expr.size}, {formula(expr.body)})", _ATOM
         case ir.ComboSame():
             return f"{'distinct' if expr.distinct else 'same'}({expr.attr})", _ATOM
+        case ir.NextTile():
+            return f"next({formula(expr.tile)})", _ATOM
+        case ir.Indicated():
+            return f"indicated({expr.key})", _ATOM
         case ir.Call():
             return f"{expr.function}({', '.join(formula(a) for a in expr.args)})", _ATOM
         case ir.Binary():
@@ -158,7 +162,7 @@ class Prose:
         self.context = {k.name: k for k in spec.context}
         self.suits = {s.code: f"{s.name} ({s.english})" for s in spec.suits}
         self.tilesets = {t.name: (f"{t.name} ({t.english})" if t.english else t.name) for t in spec.tilesets}
-        self.bindings = {b.name: b.expr for b in spec.definitions}
+        self.bindings = {b.name: b.expr for b in spec.definitions + spec.score}
         self.combining = any(p in ir.COMBINING_PRINCIPLES for p in spec.principles)
 
     def condition(self, expr: ir.Expr, negated: bool = False) -> str:  # noqa: C901 - one case per node type
@@ -235,13 +239,22 @@ class Prose:
                 return f"the sum over {_SOURCES.get(expr.source, expr.source)} of {self._operand(expr.body)}"
             case ir.Call(function="abs"):
                 return f"the absolute value of {self._operand(expr.args[0])}"
+            case ir.Call(function="roundup"):
+                return f"{self._operand(expr.args[0])} rounded up to a multiple of {self._operand(expr.args[1])}"
+            case ir.NextTile():
+                return f"the tile that {self.quantity(expr.tile)} points at as an indicator"
+            case ir.Indicated():
+                key = self.context.get(expr.key)
+                indicators = key.description if key is not None else expr.key
+                return f"the number of tiles of the hand pointed at by the {indicators}"
             case ir.Call() if expr.function in _CALLS:
                 *first, last = [self._operand(a) for a in expr.args]
                 return f"{_CALLS[expr.function]} {', '.join(first)} and {last}"
             case ir.Binary(op="^"):
                 return f"{self._operand(expr.left)} to the power {self._operand(expr.right)}"
             case ir.Binary(op=op) if op in _ARITHMETIC:
-                return f"{self._operand(expr.left)} {_ARITHMETIC[op]} {self._operand(expr.right)}"
+                left, right = self._term(expr.left, expr, True), self._term(expr.right, expr, False)
+                return f"{left} {_ARITHMETIC[op]} {right}"
             case ir.Negate():
                 return f"−{self._operand(expr.operand)}"
             case ir.Conditional():
@@ -260,8 +273,17 @@ class Prose:
 
     def _operand(self, expr: ir.Expr) -> str:
         text = self.quantity(expr)
-        simple = isinstance(expr, ir.Const | ir.Var | ir.PatternRef | ir.Item | ir.TileOf | ir.Call | ir.Aggregate)
+        simple = isinstance(expr, ir.Const | ir.Var | ir.PatternRef | ir.Item | ir.TileOf | ir.Call | ir.Aggregate
+                            | ir.Indicated)
         return text if simple else f"({text})"
+
+    def _term(self, side: ir.Expr, parent: ir.Binary, left: bool) -> str:
+        """A side of + - × ÷: bracketed only where the spec notation would need it."""
+        if isinstance(side, ir.Binary) and side.op in _ARITHMETIC:
+            inner, outer = _PRECEDENCE[side.op], _PRECEDENCE[parent.op]
+            if inner > outer or (inner == outer and left):
+                return self.quantity(side)
+        return self._operand(side)
 
     def _comparison(self, expr: ir.Binary, op: str) -> str:
         left, right = expr.left, expr.right

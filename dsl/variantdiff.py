@@ -123,10 +123,13 @@ def rule_facts(spec: ir.Spec) -> dict[str, dict[str, str]]:
             "title": spec.title, "English title": spec.english or ABSENT, "extends": spec.parent or ABSENT,
             "players": str(spec.players), "hand size": f"{spec.hand_size} tiles",
             "minimum": minimum_text(spec), "principles": ", ".join(spec.principles) or ABSENT,
+            "preferred on equal totals": ", ".join(spec.preferred) or ABSENT,
+            "supersede from": ABSENT if spec.supersede is None else str(spec.supersede),
         },
         "Tiles 牌": {
             **{f"suit {s.code}": suit_text(spec, s) for s in spec.suits},
             **{f"tile set {t.name}": mpsz(spec, t.tiles) for t in named_tilesets(spec)},
+            "red fives": " ".join(code for code, _ in spec.red_tiles) or ABSENT,
         },
         "Melds and shapes 面子与牌型": {
             **{f"meld {k.name}": meld_kind_text(spec, k) for k in spec.meld_kinds},
@@ -138,6 +141,7 @@ def rule_facts(spec: ir.Spec) -> dict[str, dict[str, str]]:
         },
         "Definitions 定义": {f"let {b.name}": formula(b.expr) for b in spec.definitions},
         "Win requirements 胡牌条件": {r.name: formula(r.condition) for r in spec.requirements},
+        "Results 结果": {f"let {b.name}": formula(b.expr) for b in spec.score},
         "Exclusive groups 只计最大": {g.name: ", ".join(g.members) for g in spec.exclusive_groups},
         "Settlement 结算": settlement_facts(spec.settlement),
     }
@@ -149,14 +153,25 @@ def settlement_facts(settlement: ir.Settlement | None) -> dict[str, str]:
     facts = {f"let {b.name}": formula(b.expr) for b in settlement.bindings}
     for rule in settlement.rules:
         facts[rule.case] = "; ".join(f"{p.payer} pays {formula(p.amount)}" for p in rule.payments)
+    if settlement.pot is not None:
+        facts["pot"] = formula(settlement.pot)
     return facts
 
 
+def minimum_amount(spec: ir.Spec) -> str | None:
+    """The fan a hand needs to win (a number, or the option that holds it); None when there is no minimum."""
+    if isinstance(spec.minimum, str):
+        option = next((o for o in spec.options if o.name == spec.minimum), None)
+        return f"the option {spec.minimum}" + (f" (default {option.default})" if option is not None else "")
+    return str(spec.minimum) if spec.minimum else None
+
+
 def minimum_text(spec: ir.Spec) -> str:
-    if not spec.minimum:
+    amount = minimum_amount(spec)
+    if amount is None:
         return "none"
     excluding = f" excluding {', '.join(spec.minimum_excluding)}" if spec.minimum_excluding else ""
-    return f"{spec.minimum}{excluding}"
+    return f"{amount}{excluding}"
 
 
 def suit_text(spec: ir.Spec, suit: ir.Suit) -> str:

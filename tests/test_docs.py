@@ -190,14 +190,7 @@ def test_doc_diff_command(capsys, tmp_path):
 
 
 def _expressions(spec: ir.Spec) -> list[ir.Expr]:
-    """Every top-level expression of a spec, in source order."""
-    patterns = spec.patterns + spec.loser_patterns
-    exprs = [p.condition for p in patterns] + [p.value.expr for p in patterns if p.value.expr is not None]
-    exprs += [r.condition for r in spec.requirements] + [d.expr for d in spec.definitions]
-    if spec.settlement is not None:
-        exprs += [b.expr for b in spec.settlement.bindings]
-        exprs += [pay.amount for rule in spec.settlement.rules for pay in rule.payments]
-    return sorted(exprs, key=lambda e: (e.span.line, e.span.column))
+    return sorted(docs.all_expressions(spec), key=lambda e: (e.span.line, e.span.column))
 
 
 def _offset(text: str, line: int, column: int) -> int:
@@ -215,14 +208,17 @@ def _structure(value: object) -> object:
 
 @pytest.mark.parametrize("name", bundled_specs())
 def test_formula_reads_back_as_the_same_rule(name, tmp_path):
+    assert_formulas_read_back(load_spec(name), tmp_path)
+
+
+def assert_formulas_read_back(spec: ir.Spec, tmp_path: Path) -> None:
     """Every expression, written back by formula() into its spec, parses to the same IR."""
-    spec = load_spec(name)
     text = Path(spec.path).read_text(encoding="utf-8")
     for expr in reversed(_expressions(spec)):
         start = _offset(text, expr.span.line, expr.span.column)
         end = _offset(text, expr.span.end_line, expr.span.end_column)
         text = text[:start] + formula(expr) + text[end:]
-    rewritten = tmp_path / f"{name}.mj"
+    rewritten = tmp_path / f"{spec.name}-rewritten.mj"
     rewritten.write_text(text, encoding="utf-8")
     again = load_spec(str(rewritten))
     assert [_structure(e) for e in _expressions(again)] == [_structure(e) for e in _expressions(spec)]
@@ -248,6 +244,74 @@ def test_pattern_descriptions():
                                       "held equal to 4 and were not declared as a kong.")
     assert describe(shenyang, "三家闭") == "Adds 2 to a loser's share when no losers have opened their hand."
     assert describe(shenyang, "定向飘").startswith("Scores 5 when it is 手把一 and the winning tile is not in 字")
+
+
+MINI_RIICHI = """\
+variant mini "小立直" "Mini riichi"
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    suit p 筒 "Dots" 1..9 ×4
+    suit s 条 "Bamboo" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+    red fives ×1
+order 东 南 西 北
+order 白 发 中
+melds chow, pung, kong, concealed_kong
+shapes standard
+context self_drawn, dora, riichi_sticks
+prefer 平和
+fan 役満 "Yakuman" 13: count(pungs, 字) == 4
+fan 平和 "Pinfu" 1: count(chows) == 4
+fan 宝牌 "Dora" 1 each: indicated(dora)
+fan 赤宝牌 "Red five" 1 each: red_fives
+fan 东 "Pung of the tile after the winning tile" 1: any(pungs, tile == next(win))
+supersede from 13 "役満"
+score:
+    let fu = roundup(20 + 2 * count(pungs), 10)
+    let value = fu * 2 ^ (total + 2)
+settle:
+    self_drawn: each loser pays value
+    discard: discarder pays value
+    pot: 1000 * riichi_sticks
+example "Pinfu with a red five":
+    hand 123m 406p 789s 234s 5m
+    win 5m
+    with dora 4p, riichi_sticks 1
+    expect 平和 1, 宝牌 1, 赤宝牌 1, total 3
+"""
+
+
+def test_indicators_red_fives_results_and_pot(spec_of, tmp_path):
+    spec = spec_of(MINI_RIICHI, tiny=False)
+    book = docs.book(spec)
+    assert not book.failures
+    assert [t.name for t in book.indicator_cycles[0]] == ["东", "南", "西", "北"]
+    assert [t.code for t in book.red_tiles] == ["0m", "0p", "0s"]
+    assert book.examples[0].results == (("fu", 20), ("value", 640), ("pot", 1000))
+    assert "0p" in [t.code for t in book.examples[0].concealed]
+    assert docs.describe_pattern(spec.pattern("宝牌"), Prose(spec)) == \
+        "Scores 1 for each of the tiles of the hand pointed at by the dora indicators."
+    pages = docs.render_books([book], tmp_path)
+    page = text_of(pages[tmp_path / "mini.html"])
+    assert '<symbol id="tile-0p"' in page and 'aria-label="赤五筒 0p"' in page
+    assert "东 → 南 → 西 → 北 → 东" in page
+    assert "A fan worth 13 or more supersedes" in page
+    assert "fu is (20 + 2 × the number of pungs (kongs included)) rounded up to a multiple of 10" in page
+    assert "1000 × the number of riichi sticks on the table" in page
+    assert "a later one with 平和 is taken" in page
+    assert_formulas_read_back(spec, tmp_path)
+
+
+def test_minimum_held_by_an_option(spec_of):
+    spec = spec_of("""\
+    option 起和 "fan needed to win" = 8
+    minimum 起和
+    fan 无字 "No honors" 1: not any(tiles, 字)
+    """)
+    book = docs.book(spec)
+    assert book.minimum_amount == "the option 起和 (default 8)"
+    page = text_of(docs.render_books([book], Path("out"))[Path("out/tiny.html")])
+    assert "A hand needs at least the option 起和 (default 8) fan to win." in page
 
 
 @dataclass(frozen=True)
