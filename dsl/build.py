@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import codegen, docs, ir
+from .extensions import compile_modules
 from .paths import GENERATED_DIR, bundled_specs
 from .resolve import load_spec
 
@@ -29,6 +30,12 @@ def write_files(files: dict[Path, str]) -> list[Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(files[path], encoding="utf-8")
     return changed
+
+
+def compile_checkers(specs: list[ir.Spec]) -> None:
+    """Compile the generated checkers of these specs in place, as dsl.generated.<variant> (what pip does)."""
+    modules = {codegen.module_name(s): GENERATED_DIR / f"{codegen.module_name(s)}.pyx" for s in specs}
+    compile_modules(modules, GENERATED_DIR, GENERATED_DIR.parent / "build" / "checkers", package="dsl.generated")
 
 
 def load_all(names: list[str] | None = None) -> list[ir.Spec]:

@@ -9,8 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import docs, ir
-from .build import generated_files, load_all, stale_files, write_files
+from .build import compile_checkers, generated_files, load_all, stale_files, write_files
+from .checkers import Checker, checker_for
+from .codegen import CodegenError
 from .examples import run_examples
+from .extensions import BuildError
 from .interpreter import Interpreter
 from .paths import GENERATED_DIR
 from .resolve import check, load_spec
@@ -51,8 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_test)
 
     p = commands.add_parser("build", help="regenerate the checkers and rule books of specs",
-                            description="Write generated/ for the given specs (default: every bundled spec). "
-                                        "With --check, write nothing and exit 1 if generated/ is out of date.")
+                            description="Write generated/ for the given specs (default: every bundled spec) and "
+                                        "compile the checkers in place. With --check, write nothing and exit 1 if "
+                                        "generated/ is out of date.")
     p.add_argument("specs", nargs="*", metavar="SPEC")
     p.add_argument("--check", action="store_true", help="only compare generated/ with a fresh build")
     p.set_defaults(run=_build)
@@ -118,14 +122,20 @@ def _test(args) -> int:
 
 
 def _build(args) -> int:
-    files = generated_files(load_all(args.specs or None))
-    if args.check:
-        stale = stale_files(files)
-        for path in stale:
-            print(f"{path}: out of date; run `mjdsl build`", file=sys.stderr)
-        return 1 if stale else 0
-    for path in write_files(files):
-        print(f"wrote {path}")
+    specs = load_all(args.specs or None)
+    try:
+        files = generated_files(specs)
+        if args.check:
+            stale = stale_files(files)
+            for path in stale:
+                print(f"{path}: out of date; run `mjdsl build`", file=sys.stderr)
+            return 1 if stale else 0
+        for path in write_files(files):
+            print(f"wrote {path}")
+        compile_checkers(specs)
+    except (CodegenError, BuildError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -150,7 +160,8 @@ def _doc(args) -> int:
 
 
 def _score(args) -> int:
-    checker = Interpreter(load_spec(args.spec))
+    spec = load_spec(args.spec)
+    checker = checker_for(spec)
     if args.jsonl:
         for line in sys.stdin:
             if line.strip():
@@ -168,11 +179,11 @@ def _score(args) -> int:
         print(f"mjdsl score: {case}", file=sys.stderr)
         return 2
     result = checker.evaluate(case)
-    print(describe(checker.spec, result))
+    print(describe(spec, result))
     return 0 if result["ok"] else 1
 
 
-def _score_line(checker: Interpreter, line: str) -> dict:
+def _score_line(checker: Checker, line: str) -> dict:
     try:
         case = json.loads(line)
     except json.JSONDecodeError as exc:

@@ -1,11 +1,888 @@
-"""IR -> readable Cython checker modules (generated/<variant>.pyx)."""
+"""IR -> readable Cython checker modules (generated/<variant>.pyx).
+
+The IR is turned into a model of C-level pieces (tables, one function per fan, one helper per
+`count/all/any/sum`, one function per `let`), which the Jinja2 templates under
+templates/cython/ lay out. Every IR node and spec feature has its own emitter; one that this
+back end does not know stops the build with an error naming it, so a new kind of rule can never be
+compiled into a checker that silently ignores it.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ir
+import jinja2
+
+from . import __version__, ir
+from .paths import SPECS_DIR
+
+TEMPLATES = Path(__file__).resolve().parent / "templates" / "cython"
+PACKAGE_INIT = '"""Compiled checkers, one extension module per bundled spec (generated/<variant>.pyx)."""\n'
+
+WINDS = ("E", "S", "W", "N")
+SHAPE_NAMES = ("standard", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight")
+WAIT_NAMES = ("edge", "closed", "single", "two_sided", "pung_wait", "knitted")
+BUILTIN_GROUP_KINDS = ("chow", "pung", "kong", "pair", "single", "knitted")
+COMBINING_PRINCIPLES = ("套算一次", "不得相同")  # the others change nothing the checker computes
+PRINCIPLES = ("不重复", "不拆移", "就高不就低", *COMBINING_PRINCIPLES)
+GROUP_FILTERS = {  # which groups of a decomposition a source looks at (Evaluator._source)
+    "groups": None,
+    "sets": "is_set(g)",
+    "chows": "g.kind == CHOW",
+    "pungs": "(g.kind == PUNG or g.kind == KONG)",
+    "kongs": "g.kind == KONG",
+    "pairs": "g.kind == PAIR",
+}
+ELEMENT_OF_SOURCE = {"tiles": "tile", "held_tiles": "tile", "kinds": "kind", "losers": "loser",
+                     **{s: "group" for s in GROUP_FILTERS}}
+ELEMENT_VARIABLE = {"tile": "t", "kind": "t", "group": "g", "loser": "l", "combo": "combo"}
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+# Products, quotients and powers go through helpers that send the case to the reference
+# interpreter when the exact result is not a 64-bit integer (a fraction, an overflow, x / 0).
+CHECKED_ARITHMETIC = {"*": "times", "/": "divide", "^": "power"}
+KNOWN_FIELDS = {
+    ir.Spec: {"name", "title", "english", "parent", "doc", "path", "source_hash", "players", "hand_size", "tiles",
+              "next_tile",
+              "suits", "tilesets", "meld_kinds", "shapes", "context", "options", "definitions", "requirements",
+              "minimum", "minimum_excluding", "principles", "preferred", "patterns", "loser_patterns",
+              "exclusive_groups", "settlement", "examples"},
+    ir.Pattern: {"name", "english", "value", "condition", "excludes", "aliases", "doc", "scope", "order", "span",
+                 "late"},
+    ir.Settlement: {"bindings", "rules", "span"},
+    ir.Shape: {"name", "chows"},
+    ir.MeldKind: {"name", "english", "shape", "concealed", "opens", "tiles", "span"},
+    ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered"},
+    ir.Suit: {"code", "name", "english", "numbered", "flowers", "tiles", "span"},
+}
+KEY_KINDS = {"flag": "KEY_FLAG", "count": "KEY_COUNT", "seat": "KEY_SEAT", "wind": "KEY_WIND", "tiles": "KEY_TILES",
+             "melds_by_seat": "KEY_OTHER_MELDS"}
+
+
+class CodegenError(Exception):
+    """The spec uses something the compiled checker cannot express (yet)."""
+
+
+# ---------------------------------------------------------------- entry points
 
 
 def generate_all(specs: list[ir.Spec], out_dir: Path) -> dict[Path, str]:
-    return {}
+    """generated/__init__.py and one <variant>.pyx per spec."""
+    files = {out_dir / "__init__.py": PACKAGE_INIT}
+    for spec in specs:
+        files[out_dir / f"{module_name(spec)}.pyx"] = generate(spec)
+    return files
+
+
+def module_name(spec: ir.Spec) -> str:
+    if not spec.name.isidentifier() or not spec.name.isascii():
+        raise CodegenError(f"{spec.path}: the variant name {spec.name!r} is not an ASCII identifier, so it cannot "
+                           "name a Python module")
+    return spec.name
+
+
+def generate(spec: ir.Spec) -> str:
+    """The text of the checker module of one spec; the same IR always gives the same bytes."""
+    model = Model.of(spec)
+    return _environment().get_template("checker.pyx.j2").render(m=model)
+
+
+def is_bundled(spec: ir.Spec) -> bool:
+    return Path(spec.path).resolve() == (SPECS_DIR / f"{spec.name}.mj").resolve()
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False,
+                             extensions=["jinja2.ext.do"])
+    env.globals.update(zip=zip, ir=ir)
+    env.filters.update(comment=_comment, pystr=repr, pytuple=_pytuple, c_array=_c_array, hexmask=_hexmask,
+                       hexmask_of=lambda tiles: _hexmask(_mask(tiles)), tile_code=lambda t, spec: spec.tiles[t].code,
+                       fan_name=lambda index, model: model.fans[index].name,
+                       option_kind=lambda kind: f"OPTION_{ {'bool': 'BOOL', 'int': 'INT', 'str': 'TEXT'}[kind]}")
+    return env
+
+
+def _comment(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def _pytuple(values: list) -> str:
+    """A Python tuple literal, one item per line when it is long."""
+    if len(values) <= 1 or sum(len(repr(v)) + 2 for v in values) <= 100:
+        return "(" + "".join(f"{v!r}, " for v in values).rstrip(" ") + ")" if values else "()"
+    return "(\n" + "".join(f"    {v!r},\n" for v in values) + ")"
+
+
+def _c_array(values: list, per_line: int = 16) -> str:
+    """A C array initialiser, wrapped every `per_line` values; never empty."""
+    items = [str(v) for v in values] or ["0"]
+    if len(items) <= per_line:
+        return "[" + ", ".join(items) + "]"
+    rows = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
+    return "[\n    " + ",\n    ".join(rows) + ",\n]"
+
+
+def _hexmask(value: int) -> str:
+    return f"0x{value:x}ULL"
+
+
+# ---------------------------------------------------------------- the model the templates read
+
+
+@dataclass
+class Fan:
+    index: int
+    name: str
+    english: str | None
+    function: str
+    scope: str  # "hand" or "loser"
+    order: int
+    source: str  # the spec line, for a comment
+    count: str  # C expression: occurrences before exclusions
+    amount: int  # value of a fixed-value fan
+    value: str | None  # C expression of a computed value
+    late: bool  # reads counted_fans: scored after the other fans' exclusions
+    combined: str | None  # counted with the other combination fans of this source (套算一次)
+
+
+@dataclass
+class Combining:
+    """The combination fans over one source, counted together under 套算一次 / 不得相同."""
+
+    source: str
+    fans: list[int]  # in the spec's fan order
+    pair_fans: list[int]  # the two-set fans, in that order: dsl.combinations drops the last first
+    matchers: dict[int, list[tuple[int, str, str]]]  # size -> (fan, C condition on `combo`, spec text)
+
+
+@dataclass
+class Aggregate:
+    name: str
+    source_text: str
+    function: str  # count, all, any, sum, combinations
+    source: str  # tiles, kinds, groups, ..., losers
+    body: str  # C condition or number
+    select: str | None  # which groups
+    takes_loser: bool
+    short_circuit: bool  # all/any may stop early: no later element can change the outcome's side effects
+    size: int = 0  # combinations: sets taken at a time
+
+
+@dataclass
+class Requirement:
+    index: int
+    name: str
+    source: str
+    condition: str
+    reason: str
+
+
+@dataclass
+class Binding:
+    name: str
+    function: str
+    source: str
+    expr: str
+    takes_loser: bool  # a settlement `let`; a top-level one reads only the decomposition
+
+
+@dataclass
+class PaymentRule:
+    case: str  # "self_drawn" or "discard"
+    payments: list[tuple[str, str, str]]  # (payer test, amount, source)
+
+
+@dataclass
+class ContextKey:
+    name: str
+    kind: str  # KEY_FLAG, ...
+    slot: int
+
+    @property
+    def c_name(self) -> str:
+        return _c_name("CTX", self.slot, self.name)
+
+
+@dataclass
+class Option:
+    name: str
+    slot: int
+    default: int
+    python_type: str  # "bool", "int", "str"
+
+    @property
+    def c_name(self) -> str:
+        return _c_name("OPTION", self.slot, self.name)
+
+
+@dataclass
+class MeldKind:
+    index: int
+    name: str
+    shape: str  # SHAPE_CHOW, SHAPE_PUNG, SHAPE_KONG, SHAPE_FIXED
+    group_kind: str
+    concealed: bool
+    opens: bool
+    tiles: int  # mask of a fixed kind's tiles
+    size: int
+
+
+@dataclass
+class Model:
+    spec: ir.Spec
+    version: str
+    shown_path: str
+    bundled: bool
+    texts: list[tuple[str, str]] = field(default_factory=list)  # (C name, value)
+    group_kinds: list[tuple[str, str]] = field(default_factory=list)
+    tilesets: list[tuple[str, int, str]] = field(default_factory=list)  # (C name, mask, comment)
+    meld_kinds: list[MeldKind] = field(default_factory=list)
+    context: list[ContextKey] = field(default_factory=list)
+    options: list[Option] = field(default_factory=list)
+    shapes: list[tuple[str, bool]] = field(default_factory=list)  # (shape, chows)
+    requirements: list[Requirement] = field(default_factory=list)
+    requirements_read_fans: bool = False
+    fans: list[Fan] = field(default_factory=list)
+    fan_index: dict[str, int] = field(default_factory=dict)
+    fan_functions: dict[str, str] = field(default_factory=dict)
+    aggregates: list[Aggregate] = field(default_factory=list)
+    definitions: list[Binding] = field(default_factory=list)
+    bindings: list[Binding] = field(default_factory=list)
+    combining: list[Combining] = field(default_factory=list)
+    rules: list[PaymentRule] = field(default_factory=list)
+    wind_tiles: list[int] = field(default_factory=list)
+    knitted: list[list[int]] = field(default_factory=list)  # the knitted straights, in dsl.decompose's order
+
+    @classmethod
+    def of(cls, spec: ir.Spec) -> Model:
+        _check_supported(spec)
+        bundled = is_bundled(spec)
+        shown = f"specs/{Path(spec.path).name}" if bundled else str(Path(spec.path).resolve())
+        model = cls(spec, __version__, shown, bundled)
+        model._tables()
+        emitter = Emitter(model)
+        model._rules(emitter)
+        model.aggregates = emitter.aggregates
+        return model
+
+    # -- tables
+
+    def _tables(self) -> None:
+        spec = self.spec
+        if len(spec.tiles) > 64:
+            raise CodegenError(f"{spec.path}: {len(spec.tiles)} kinds of tile; the compiled checker keeps tile sets "
+                               "as 64-bit masks")
+        texts = [*SHAPE_NAMES, *WAIT_NAMES, *(s.code for s in spec.suits), "",
+                 *(o.default for o in spec.options if isinstance(o.default, str))]
+        for value in texts:
+            if value not in (v for _, v in self.texts):
+                self.texts.append(("T_NONE" if value == "" else _c_name("T", len(self.texts), value), value))
+        for name in BUILTIN_GROUP_KINDS + tuple(k.name for k in spec.meld_kinds if k.shape == "fixed"):
+            if name not in (v for _, v in self.group_kinds):
+                c_name = name.upper() if name in BUILTIN_GROUP_KINDS else f"KIND_{len(self.group_kinds)}"
+                self.group_kinds.append((c_name, name))
+        for i, ts in enumerate(spec.tilesets):
+            comment = ts.name + (f" ({ts.english})" if ts.english and ts.english != ts.name else "")
+            self.tilesets.append((f"TILESET_{i}", _mask(ts.tiles), comment))
+        for i, kind in enumerate(spec.meld_kinds):
+            if kind.shape not in ("chow", "pung", "kong", "fixed"):
+                raise CodegenError(f"{spec.path}: meld kind {kind.name!r} has a shape ({kind.shape!r}) the compiled "
+                                   "checker does not know")
+            group = kind.name if kind.shape == "fixed" else kind.shape
+            size = {"chow": 3, "pung": 3, "kong": 4}.get(kind.shape, len(kind.tiles))
+            self.meld_kinds.append(MeldKind(i, kind.name, f"SHAPE_{kind.shape.upper()}", self.group_kind(group),
+                                            kind.concealed, kind.opens, _mask(kind.tiles), size))
+        for key in spec.context:
+            if key.kind not in KEY_KINDS:
+                raise CodegenError(f"{spec.path}: context key {key.name!r} is of a kind ({key.kind!r}) the compiled "
+                                   "checker does not read")
+            self.context.append(ContextKey(key.name, KEY_KINDS[key.kind], len(self.context)))
+        for i, option in enumerate(spec.options):
+            kind = type(option.default).__name__
+            default = self.text(option.default) if kind == "str" else int(option.default)
+            self.options.append(Option(option.name, i, default, kind))
+        for shape in spec.shapes:
+            if shape.name not in SHAPE_NAMES:
+                raise CodegenError(f"{spec.path}: the compiled checker does not know the shape {shape.name!r}")
+            self.shapes.append((shape.name, shape.chows))
+        winds = [t.index for t in spec.tiles if not t.numbered]
+        self.wind_tiles = [winds[i] if i < len(winds) else -1 for i in range(len(WINDS))]
+        self.knitted = self._knitted_straights()
+
+    def _knitted_straights(self) -> list[list[int]]:
+        """decompose._knitted_straights: 147 / 258 / 369 over the three numbered suits, every assignment."""
+        suits = [s.code for s in self.spec.suits if s.numbered]
+        if len(suits) != 3 or not self.knitted_shapes():
+            return []
+        codes = {t.code: t.index for t in self.spec.tiles}
+        wanted = [f"{rank}{suit}" for suit in suits for rank in range(1, 10)]
+        if any(code not in codes for code in wanted):
+            raise CodegenError(f"{self.spec.path}: knitted shapes need ranks 1 to 9 in suits " + ", ".join(suits))
+        return [sorted(codes[f"{rank}{suit}"] for start, suit in zip((1, 2, 3), order, strict=True)
+                       for rank in (start, start + 3, start + 6))
+                for order in itertools.permutations(suits)]
+
+    def tile_suits(self) -> list[str]:
+        return [self.text(t.suit) for t in self.spec.tiles]
+
+    def tile_codes(self) -> list[tuple[str, int, int, int, bool]]:
+        """(letter, base, low, high, flowers) per suit letter a..z: the tile written `dX` is base + d for
+        low <= d <= high (dsl.notation reads a digit, then a letter from a to z; a suit's tiles are in order)."""
+        rows = []
+        for letter in "abcdefghijklmnopqrstuvwxyz":
+            suit = next((s for s in self.spec.suits if s.code == letter), None)
+            tiles = [self.spec.tiles[i] for i in suit.tiles] if suit else []
+            digits = [int(t.code[:-1]) for t in tiles]
+            if tiles and any(d - digits[0] != t.index - tiles[0].index or not 0 <= d <= 9
+                             for d, t in zip(digits, tiles, strict=True)):
+                raise CodegenError(f"{self.spec.path}: the tiles of suit {letter!r} are not numbered 0..9 in order")
+            if suit is not None and tiles:
+                rows.append((letter, tiles[0].index - digits[0], digits[0], digits[-1], suit.flowers))
+            else:
+                rows.append((letter, 0, 1, 0, False))
+        return rows
+
+    def uses(self, *helpers: str) -> bool:
+        """Some emitted expression calls one of these helper functions (only those are generated)."""
+        code = " ".join([f.count + (f.value or "") for f in self.fans] + [r.condition for r in self.requirements]
+                        + [a.body for a in self.aggregates] + [b.expr for b in self.definitions + self.bindings]
+                        + [cond for c in self.combining for ms in c.matchers.values() for _, cond, _ in ms]
+                        + [amount for r in self.rules for _, amount, _ in r.payments])
+        return any(re.search(rf"\b{h}\(", code) for h in helpers)
+
+    def knitted_shapes(self) -> bool:
+        return any(shape in ("knitted_straight", "honors_and_knitted") for shape, _ in self.shapes)
+
+    def uses_combos(self) -> bool:
+        return bool(self.combining) or self.reads(ir.Combinations)
+
+    def numbered(self) -> int:
+        return _mask(t.index for t in self.spec.tiles if t.numbered)
+
+    def rule(self, case: str) -> PaymentRule | None:
+        return next((r for r in self.rules if r.case == case), None)
+
+    def reads_waits(self) -> bool:
+        return any(_reads_waits(self.spec, e) for e in self._expressions())
+
+    def reads(self, node_type: type, name: str | None = None) -> bool:
+        """Some expression of the spec has this node (with this name)."""
+        return any(isinstance(n, node_type) and (name is None or getattr(n, "name", None) == name)
+                   for e in self._expressions() for n in ir.walk(e))
+
+    def _expressions(self) -> list[ir.Expr]:
+        spec = self.spec
+        exprs = [r.condition for r in spec.requirements] + [b.expr for b in spec.definitions]
+        exprs += [e for p in spec.patterns + spec.loser_patterns for e in (p.condition, p.value.expr) if e is not None]
+        if spec.settlement is not None:
+            exprs += [b.expr for b in spec.settlement.bindings]
+            exprs += [p.amount for r in spec.settlement.rules for p in r.payments]
+        return exprs
+
+    def text(self, value: str) -> str:
+        return next(name for name, v in self.texts if v == value)
+
+    def group_kind(self, name: str) -> str:
+        return next(c_name for c_name, v in self.group_kinds if v == name)
+
+    # -- rules
+
+    def _rules(self, emitter: Emitter) -> None:
+        spec = self.spec
+        for i, b in enumerate(spec.definitions):
+            self.definitions.append(Binding(b.name, f"let_{i}" + _slug(b.name), _source_text(b.span),
+                                            emitter.number(b.expr, Where("hand")), False))
+            emitter.definitions[b.name] = self.definitions[-1].function
+        fans = list(spec.patterns) + list(spec.loser_patterns)
+        self.fan_index = {p.name: i for i, p in enumerate(fans)}
+        self.fan_functions = {p.name: f"fan_{i:02d}" + _slug(p.english) for i, p in enumerate(fans)}
+        if COMBINING_PRINCIPLES[0] in spec.principles or COMBINING_PRINCIPLES[1] in spec.principles:
+            self._combining(emitter)
+        combined = {i: c.source for c in self.combining for i in c.fans}
+        self.fans = [self._fan(emitter, i, p, combined.get(i)) for i, p in enumerate(fans)]
+        for i, r in enumerate(spec.requirements):
+            if _reads_waits(spec, r.condition):
+                raise CodegenError(f"{r.span}: requirement {r.name!r} reads `waits`, which depends on the "
+                                   "requirements themselves")
+            english = f" ({r.english})" if r.english else ""
+            condition = emitter.condition(r.condition, Where("hand"))
+            self.requirements.append(Requirement(i, r.name, f"{r.name}: {_source_text(r.condition.span)}", condition,
+                                                 f"requirement {r.name}{english} is not met"))
+        self.requirements_read_fans = any(isinstance(e, ir.PatternRef) for r in spec.requirements
+                                          for e in ir.walk(r.condition))
+        if spec.settlement is not None:
+            self._settlement(emitter, spec.settlement)
+
+    def _combining(self, emitter: Emitter) -> None:
+        """Combination fans counted together (Evaluator._count_combinations), one group per source."""
+        for p in self.spec.patterns:
+            if not isinstance(p.condition, ir.Combinations):
+                continue
+            source = p.condition.source
+            group = next((c for c in self.combining if c.source == source), None)
+            if group is None:
+                group = Combining(source, [], [], {2: [], 3: [], 4: []})
+                self.combining.append(group)
+            index = self.fan_index[p.name]
+            group.fans.append(index)
+            if p.condition.size == 2:
+                group.pair_fans.append(index)
+            body = emitter.condition(p.condition.body, Where("hand", "combo"))
+            group.matchers[p.condition.size].append((index, body, _source_text(p.condition.span)))
+
+    def _fan(self, emitter: Emitter, index: int, p: ir.Pattern, combined: str | None) -> Fan:
+        where = Where(p.scope, loser="loser" if p.scope == "loser" else None)
+        kind = p.value.kind
+        if kind not in ("fixed", "each", "computed", "computed_each"):
+            raise CodegenError(f"{p.span}: fan {p.name!r} has a kind of value ({kind!r}) the compiled checker does "
+                               "not know")
+        if combined is not None:
+            count = ""
+        elif p.value.per_occurrence:
+            count = f"max({emitter.number(p.condition, where)}, 0)"
+        else:
+            count = f"1 if {emitter.condition(p.condition, where)} else 0"
+        value = emitter.number(p.value.expr, where) if p.value.expr is not None else None
+        return Fan(index, p.name, p.english, self.fan_functions[p.name], p.scope, p.order, _fan_line(p), count,
+                   p.value.amount or 0, value, p.late, combined)
+
+    def _settlement(self, emitter: Emitter, settlement: ir.Settlement) -> None:
+        for i, b in enumerate(settlement.bindings):
+            where = Where("settle", loser="loser")
+            self.bindings.append(Binding(b.name, f"let_settle_{i}" + _slug(b.name), _source_text(b.span),
+                                         emitter.number(b.expr, where), True))
+            emitter.bindings[b.name] = self.bindings[-1].function
+        for rule in settlement.rules:
+            if rule.case not in ("self_drawn", "discard"):
+                raise CodegenError(f"{rule.span}: the compiled checker does not know the payment case {rule.case!r}")
+            payments = []
+            for payment in rule.payments:
+                payer = {"each loser": "True", "discarder": "c.losers[k].discarder",
+                         "each other": "not c.losers[k].discarder"}.get(payment.payer)
+                if payer is None:
+                    raise CodegenError(f"{payment.span}: the compiled checker does not know the payer "
+                                       f"{payment.payer!r}")
+                amount = emitter.number(payment.amount, Where("settle", loser="k"))
+                payments.append((payer, amount, _source_text(payment.span)))
+            self.rules.append(PaymentRule(rule.case, payments))
+
+    # -- conveniences for the templates
+
+    @property
+    def hand_fans(self) -> list[Fan]:
+        return [f for f in self.fans if f.scope == "hand"]
+
+    @property
+    def loser_fans(self) -> list[Fan]:
+        return [f for f in self.fans if f.scope == "loser"]
+
+    @property
+    def mask_words(self) -> int:
+        return max(1, (len(self.fans) + 63) // 64)
+
+    def cut_masks(self) -> list[list[int]]:
+        """Per fan: the fans it removes outright when it counts (不计 without ×n, and its exclusive groups)."""
+        masks = []
+        for p in list(self.spec.patterns) + list(self.spec.loser_patterns):
+            cut = {self.fan_index[e.target] for e in p.excludes if e.times is None}
+            for group in self.spec.exclusive_groups:
+                if p.name in group.members:
+                    cut |= {self.fan_index[m] for m in group.members if m != p.name}
+            masks.append([sum(1 << (i - 64 * w) for i in cut if i // 64 == w) for w in range(self.mask_words)])
+        return masks
+
+    def cut_names(self, index: int) -> list[str]:
+        masks = self.cut_masks()[index]
+        return [f.name for f in self.fans if (masks[f.index // 64] >> (f.index % 64)) & 1]
+
+    def partial_cuts(self) -> tuple[list[int], list[tuple[int, int]]]:
+        """(offsets, (target, times)) of the `不计 X ×n` exclusions, fan by fan."""
+        offsets, cuts = [0], []
+        for p in list(self.spec.patterns) + list(self.spec.loser_patterns):
+            cuts += [(self.fan_index[e.target], e.times) for e in p.excludes if e.times is not None]
+            offsets.append(len(cuts))
+        return offsets, cuts
+
+    def by_order(self) -> list[int]:
+        return [f.index for f in sorted(self.fans, key=lambda f: f.order)]
+
+    def preferred(self) -> list[int]:
+        return [self.fan_index[name] for name in getattr(self.spec, "preferred", ())]
+
+    def minimum_excluded(self) -> list[int]:
+        return [self.fan_index[name] for name in self.spec.minimum_excluding]
+
+    def orphans(self) -> list[int]:
+        """decompose._orphans: ranks 1 and 9 of numbered suits and every honor, flowers aside."""
+        flower_suits = {s.code for s in self.spec.suits if s.flowers}
+        return [t.index for t in self.spec.tiles
+                if t.suit not in flower_suits and (not t.numbered or t.rank in (1, 9))]
+
+    def chow_starts(self) -> list[int]:
+        """decompose._chow_from, its part that depends on the tiles only."""
+        tiles = self.spec.tiles
+        return [int(t.numbered and t.index + 2 < len(tiles) and tiles[t.index + 1].suit == tiles[t.index + 2].suit
+                    == t.suit and tiles[t.index + 2].rank == t.rank + 2) for t in tiles]
+
+    def flowers(self) -> int:
+        flower_suits = {s.code for s in self.spec.suits if s.flowers}
+        return _mask(t.index for t in self.spec.tiles if t.suit in flower_suits)
+
+    def suit_bits(self) -> list[int]:
+        """Per tile: a bit of its numbered suit, for `suits` (0 for other tiles)."""
+        codes = list(dict.fromkeys(t.suit for t in self.spec.tiles if t.numbered))
+        return [1 << codes.index(t.suit) if t.numbered else 0 for t in self.spec.tiles]
+
+    def max_meld_tiles(self) -> int:
+        return max([4] + [k.size for k in self.meld_kinds])
+
+    def reasons(self) -> list[str]:
+        return [r.reason for r in self.requirements]
+
+    def no_shape_reason(self) -> str:
+        shapes = ", ".join(s.name.replace("_", " ") for s in self.spec.shapes)
+        return f"the tiles do not form a winning shape ({shapes})"
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an expression stands: its scope, the element of an enclosing count/all/any/sum, the loser."""
+
+    scope: str  # "hand", "loser", "settle"
+    element: str | None = None  # "tile", "kind", "group", "loser", "combo"
+    loser: str | None = None  # C name of the loser being settled
+
+    @property
+    def var(self) -> str:
+        assert self.element is not None
+        return ELEMENT_VARIABLE[self.element]
+
+
+@dataclass(frozen=True)
+class Code:
+    text: str
+    kind: str  # "bool", "num", "text", "tile"
+
+
+class Emitter:
+    """IR expressions -> C expressions (as Cython source); count/all/any/sum become helper functions.
+
+    A hand fan read by another fan, a requirement or a settlement value is read from c.n, its count in
+    the decomposition: fans are counted in dependency order, before requirements that read them.
+    """
+
+    def __init__(self, model: Model):
+        self.m = model
+        self.spec = model.spec
+        self.aggregates: list[Aggregate] = []
+        self.definitions: dict[str, str] = {}  # top-level `let` -> C function
+        self.bindings: dict[str, str] = {}  # settlement `let` -> C function
+        self.context_slots = {k.name: k for k in model.context}
+        self.option_slots = {o.name: o for o in model.options}
+        self.tilesets = {ts.name: c_name for ts, (c_name, _, _) in zip(self.spec.tilesets, model.tilesets,
+                                                                       strict=True)}
+
+    # -- typed entry points
+
+    def condition(self, expr: ir.Expr, where: Where) -> str:
+        code = self.expr(expr, where)
+        return code.text if code.kind == "bool" else f"({code.text} != 0)"
+
+    def number(self, expr: ir.Expr, where: Where) -> str:
+        return self.expr(expr, where).text
+
+    def expr(self, expr: ir.Expr, where: Where) -> Code:
+        emit = getattr(self, "_" + _snake(type(expr).__name__), None)
+        if emit is None:
+            raise CodegenError(f"{expr.span}: the compiled checker does not support the expression node "
+                               f"{type(expr).__name__} yet")
+        return emit(expr, where)
+
+    # -- one emitter per node
+
+    def _const(self, e: ir.Const, where: Where) -> Code:
+        if isinstance(e.value, bool):
+            return Code("True" if e.value else "False", "bool")
+        if isinstance(e.value, int):
+            return Code(str(e.value), "num")
+        return Code(self.m.text(e.value), "text")
+
+    def _var(self, e: ir.Var, where: Where) -> Code:
+        match e.scope:
+            case "hand":
+                return self._hand_var(e)
+            case "context" | "flag":
+                key = self.context_slots[e.name]
+                if key.kind not in ("KEY_FLAG", "KEY_COUNT", "KEY_SEAT"):
+                    raise CodegenError(f"{e.span}: the compiled checker cannot read {e.name!r} in an expression")
+                return Code(f"c.h.context[{key.c_name}]", "bool" if key.kind == "KEY_FLAG" else "num")
+            case "option":
+                option = self.option_slots[e.name]
+                kind = {"bool": "bool", "int": "num", "str": "text"}[option.python_type]
+                return Code(f"c.h.options[{option.c_name}]", kind)
+            case "settle":
+                if e.name == "total":
+                    return Code("c.total", "num")
+                if e.name == "loser_total" and where.loser is not None:
+                    return Code(f"c.share_total[{where.loser}]", "num")
+            case "late" if e.name == "counted_fans":
+                return Code("c.counted_fans", "num")
+            case "binding":
+                # the interpreter's settlement environment holds both kinds of `let`, its own first
+                if where.scope != "hand" and e.name in self.bindings:
+                    return Code(f"{self.bindings[e.name]}(c, {where.loser})", "num")
+                if e.name in self.definitions:
+                    return Code(f"{self.definitions[e.name]}(c)", "num")
+        raise CodegenError(f"{e.span}: the compiled checker does not know the name {e.name!r} ({e.scope})")
+
+    def _hand_var(self, e: ir.Var) -> Code:
+        codes = {"shape": Code("c.d.shape", "text"), "wait": Code("c.d.wait", "text"),
+                 "waits": Code("hand_waits(c, False)", "num"), "shape_waits": Code("hand_waits(c, True)", "num"),
+                 "suits": Code("c.suits", "num"), "opened": Code("c.opened", "bool"),
+                 "is_dealer": Code("(c.h.seat == c.h.dealer)", "bool")}
+        if e.name not in codes:
+            raise CodegenError(f"{e.span}: the compiled checker does not know the hand value {e.name!r}")
+        return codes[e.name]
+
+    def _pattern_ref(self, e: ir.PatternRef, where: Where) -> Code:
+        if self.spec.pattern(e.name).scope == "loser":  # not memoised, as in the interpreter: it depends on the loser
+            return Code(f"{self.m.fan_functions[e.name]}(c, {where.loser})", "num")
+        return Code(f"c.n[{self.m.fan_index[e.name]}]", "num")
+
+    def _item(self, e: ir.Item, where: Where) -> Code:
+        var = where.var
+        if e.element in ("tile", "kind"):
+            codes = {"suit": Code(f"TILE_SUIT[{var}]", "text"), "rank": Code(f"TILE_RANK[{var}]", "num"),
+                     "numbered": Code(f"TILE_NUMBERED[{var}]", "bool"),
+                     "honor": Code(f"(not TILE_NUMBERED[{var}])", "bool"), "tile": Code(var, "tile"),
+                     "copies": Code(f"c.held[{var}]", "num"), "konged": Code(f"has_tile(c.konged, {var})", "bool")}
+        elif e.element == "group":
+            codes = {"chow": Code(f"({var}.kind == CHOW)", "bool"), "pair": Code(f"({var}.kind == PAIR)", "bool"),
+                     "kong": Code(f"({var}.kind == KONG)", "bool"),
+                     "pung": Code(f"({var}.kind == PUNG or {var}.kind == KONG)", "bool"),
+                     "concealed": Code(f"{var}.concealed", "bool"),
+                     "exposed": Code(f"(not {var}.concealed)", "bool"),
+                     "declared": Code(f"{var}.declared", "bool"), "opens": Code(f"{var}.opens", "bool"),
+                     "suit": Code(f"TILE_SUIT[{var}.tile]", "text"), "rank": Code(f"TILE_RANK[{var}.tile]", "num"),
+                     "tile": Code(f"{var}.tile", "tile"), "with_win": Code(f"{var}.with_win", "bool"),
+                     "size": Code(f"{var}.size", "num"),
+                     "numbered": Code(f"(({var}.tiles & ~NUMBERED) == 0)", "bool"),
+                     "honor": Code(f"(({var}.tiles & NUMBERED) == 0)", "bool")}
+            if e.name not in codes:  # a meld kind's name: Evaluator._group_attr compares it with the group's kind
+                kinds = {v: c_name for c_name, v in self.m.group_kinds}
+                return Code(f"({var}.kind == {kinds[e.name]})" if e.name in kinds else "False", "bool")
+        elif e.element == "loser":
+            codes = {name: Code(f"c.losers[{var}].{name}", "num" if name == "seat" else "bool")
+                     for name in ("dealer", "discarder", "opened", "seat")}
+        elif e.element == "combo":
+            codes = {"step": Code("combo_step(combo, k)", "num"), "numbered": Code("combo_numbered(combo, k)", "bool")}
+        else:
+            codes = {}
+        if e.name not in codes:
+            raise CodegenError(f"{e.span}: the compiled checker does not know {e.element} attribute {e.name!r}")
+        return codes[e.name]
+
+    def _item_tile_set(self, e: ir.ItemTileSet, where: Where) -> Code:
+        mask = self.tilesets[e.tileset]
+        var = where.var
+        if e.element in ("tile", "kind"):
+            return Code(f"has_tile({mask}, {var})", "bool")
+        tiles = {"group": f"{var}.tiles", "combo": "combo_tiles(combo, k)"}.get(e.element)
+        if tiles is None:
+            raise CodegenError(f"{e.span}: the compiled checker cannot test a {e.element} against a tile set")
+        return Code(f"(({tiles} & ~{mask}) == 0)" if e.every else f"(({tiles} & {mask}) != 0)", "bool")
+
+    def _tile_of(self, e: ir.TileOf, where: Where) -> Code:
+        tiles = {"win": "c.win", "pair": "pair_tile(c)", "seat_wind": "wind_tile(c, c.h.seat_wind)",
+                 "round_wind": "wind_tile(c, c.h.round_wind)"}
+        if e.name not in tiles:
+            raise CodegenError(f"{e.span}: the compiled checker does not know the tile {e.name!r}")
+        return Code(tiles[e.name], "tile")
+
+    def _tile_attr(self, e: ir.TileAttr, where: Where) -> Code:
+        tile = self.expr(e.tile, where).text
+        if e.name == "suit":
+            return Code(f"suit_of({tile})", "text")
+        if e.name == "rank":
+            return Code(f"rank_of({tile})", "num")
+        raise CodegenError(f"{e.span}: the compiled checker does not know the tile attribute {e.name!r}")
+
+    def _in_tile_set(self, e: ir.InTileSet, where: Where) -> Code:
+        return Code(f"has_tile({self.tilesets[e.tileset]}, {self.expr(e.tile, where).text})", "bool")
+
+    def _loser_attr(self, e: ir.LoserAttr, where: Where) -> Code:
+        if where.loser is None or e.name not in ("dealer", "discarder", "opened", "seat"):
+            raise CodegenError(f"{e.span}: the compiled checker cannot read loser.{e.name} here")
+        return Code(f"c.losers[{where.loser}].{e.name}", "num" if e.name == "seat" else "bool")
+
+    def _aggregate(self, e: ir.Aggregate, where: Where) -> Code:
+        if e.function not in ("count", "all", "any", "sum") or e.source not in ELEMENT_OF_SOURCE:
+            raise CodegenError(f"{e.span}: the compiled checker does not support {e.function}({e.source}, ...)")
+        element = ELEMENT_OF_SOURCE[e.source]
+        # inside the helper the loser being settled is its parameter `loser`, or the loser looked at
+        loser = "l" if element == "loser" else ("loser" if where.loser is not None else None)
+        inner = Where(where.scope, element, loser)
+        if e.body is None:
+            body = ""  # count(SOURCE): every element
+        elif e.function == "sum":
+            body = self.number(e.body, inner)
+        else:
+            body = self.condition(e.body, inner)
+        short = e.function in ("all", "any") and e.body is not None and not _may_fail(self.spec, e.body)
+        return self._helper(Aggregate(f"{e.function}_{len(self.aggregates):02d}_{e.source}", _source_text(e.span),
+                                      e.function, e.source, body, GROUP_FILTERS.get(e.source),
+                                      where.loser is not None, short), where)
+
+    def _combinations(self, e: ir.Combinations, where: Where) -> Code:
+        """A combination count outside 套算一次: every `size` sets of the source that meet the condition."""
+        if e.source not in GROUP_FILTERS or not 2 <= e.size <= 4:
+            raise CodegenError(f"{e.span}: the compiled checker does not support combinations({e.source}, {e.size})")
+        body = self.condition(e.body, Where(where.scope, "combo", "loser" if where.loser else None))
+        return self._helper(Aggregate(f"combinations_{len(self.aggregates):02d}_{e.source}", _source_text(e.span),
+                                      "combinations", e.source, body, GROUP_FILTERS[e.source],
+                                      where.loser is not None, False, e.size), where)
+
+    def _combo_same(self, e: ir.ComboSame, where: Where) -> Code:
+        if e.attr not in ("suit", "rank", "tile"):
+            raise CodegenError(f"{e.span}: the compiled checker cannot compare the {e.attr!r} of sets")
+        return Code(f"combo_{'distinct' if e.distinct else 'same'}(combo, k, ATTR_{e.attr.upper()})", "bool")
+
+    def _helper(self, helper: Aggregate, where: Where) -> Code:
+        """Call a helper function, sharing one with an identical body."""
+        same = next((a for a in self.aggregates if dataclasses.replace(a, name=helper.name) == helper), None)
+        if same is None:
+            self.aggregates.append(helper)
+        args = "c" + (f", {where.loser}" if where.loser is not None else "")
+        kind = "bool" if helper.function in ("all", "any") else "num"
+        return Code(f"{(same or helper).name}({args})", kind)
+
+    def _call(self, e: ir.Call, where: Where) -> Code:
+        args = [self.number(a, where) for a in e.args]
+        if e.function in ("min", "max") and len(args) >= 2:
+            return Code(f"{e.function}({', '.join(args)})", "num")
+        if e.function == "abs" and len(args) == 1:
+            return Code(f"abs({args[0]})", "num")
+        raise CodegenError(f"{e.span}: the compiled checker does not support the function {e.function}()")
+
+    def _binary(self, e: ir.Binary, where: Where) -> Code:
+        if e.op in ("and", "or"):
+            return Code(f"({self.condition(e.left, where)} {e.op} {self.condition(e.right, where)})", "bool")
+        left, right = self.expr(e.left, where).text, self.expr(e.right, where).text
+        if e.op in COMPARISONS:
+            return Code(f"({left} {e.op} {right})", "bool")
+        if e.op in ("+", "-"):
+            return Code(f"({left} {e.op} {right})", "num")
+        if e.op in CHECKED_ARITHMETIC:
+            return Code(f"{CHECKED_ARITHMETIC[e.op]}(c, {left}, {right})", "num")
+        raise CodegenError(f"{e.span}: the compiled checker does not support the operator {e.op!r}")
+
+    def _not(self, e: ir.Not, where: Where) -> Code:
+        return Code(f"(not {self.condition(e.operand, where)})", "bool")
+
+    def _negate(self, e: ir.Negate, where: Where) -> Code:
+        return Code(f"(-{self.number(e.operand, where)})", "num")
+
+    def _conditional(self, e: ir.Conditional, where: Where) -> Code:
+        then, otherwise = self.expr(e.then, where), self.expr(e.otherwise, where)
+        kind = then.kind if then.kind == otherwise.kind else "num"
+        return Code(f"({then.text} if {self.condition(e.condition, where)} else {otherwise.text})", kind)
+
+
+# ---------------------------------------------------------------- analysis
+
+
+def _check_supported(spec: ir.Spec) -> None:
+    """Fail on IR this back end does not know: a new field that is set, a principle, a shape."""
+    for obj in [spec, spec.settlement, *spec.patterns, *spec.loser_patterns, *spec.shapes, *spec.meld_kinds,
+                *spec.tiles, *spec.suits]:
+        if obj is None:
+            continue
+        known = KNOWN_FIELDS[type(obj)]
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if f.name not in known and value not in (None, False, (), "", 0) and value != f.default:
+                raise CodegenError(f"{spec.path}: the compiled checker does not support "
+                                   f"{type(obj).__name__}.{f.name} yet")
+    unknown = [p for p in spec.principles if p not in PRINCIPLES]
+    if unknown:
+        raise CodegenError(f"{spec.path}: the compiled checker does not implement the accounting principles "
+                           + ", ".join(unknown) + " yet")
+
+
+def _reads_waits(spec: ir.Spec, expr: ir.Expr | None, seen: frozenset[str] = frozenset()) -> bool:
+    """The expression reads `waits` or `shape_waits`, directly or through the fans and `let`s it uses."""
+    definitions = {b.name: b.expr for b in spec.definitions}
+    for node in ir.walk(expr):
+        if isinstance(node, ir.Var) and node.scope == "hand" and node.name in ("waits", "shape_waits"):
+            return True
+        if isinstance(node, ir.Var) and node.scope == "binding" and node.name in definitions and node.name not in seen:
+            if _reads_waits(spec, definitions[node.name], seen | {node.name}):
+                return True
+        if isinstance(node, ir.PatternRef) and node.name not in seen:
+            p = spec.pattern(node.name)
+            if _reads_waits(spec, p.condition, seen | {p.name}) or _reads_waits(spec, p.value.expr, seen | {p.name}):
+                return True
+    return False
+
+
+def _may_fail(spec: ir.Spec, expr: ir.Expr) -> bool:
+    """Evaluating the expression may hand the case to the reference interpreter (see CHECKED_ARITHMETIC), or
+    compute `waits`; then all(...) and any(...) look at every element, as Evaluator._aggregate does."""
+    for node in ir.walk(expr):
+        if isinstance(node, ir.Binary) and node.op in CHECKED_ARITHMETIC:
+            return True
+        if isinstance(node, ir.TileOf) and node.name != "win":
+            return True
+        if isinstance(node, ir.Var) and (node.scope == "binding" or node.name in ("waits", "shape_waits")):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- names and text
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _slug(text: str | None) -> str:
+    """`_full_flush` from "Full flush": a readable C identifier suffix from ASCII words, or nothing."""
+    words = re.findall(r"[a-z0-9]+", (text or "").lower()) if (text or "").isascii() else []
+    return ("_" + "_".join(words))[:40] if words else ""
+
+
+def _c_name(prefix: str, index: int, value: str) -> str:
+    return f"{prefix}_{value}" if value.isidentifier() and value.isascii() else f"{prefix}_{index}"
+
+
+def _mask(tiles) -> int:
+    return sum(1 << t for t in set(tiles))
+
+
+def _fan_line(p: ir.Pattern) -> str:
+    """`清一色 "Full flush" 3: suits == 1`, as a comment above the fan's function."""
+    value = str(p.value.amount) if p.value.expr is None else f"({_source_text(p.value.expr.span)})"
+    each = " each" if p.value.per_occurrence else ""
+    english = f' "{p.english}"' if p.english else ""
+    loser = "loser " if p.scope == "loser" else ""
+    return f"{loser}fan {p.name}{english} {value}{each}: {_source_text(p.condition.span)}"
+
+
+def _source_text(span) -> str:
+    """The spec text a node was written as, on one line, for a comment next to its code."""
+    lines = span.source.text.splitlines()[span.line - 1:span.end_line]
+    if not lines:
+        return ""
+    if len(lines) == 1:
+        text = lines[0][span.column - 1:span.end_column - 1]
+    else:
+        text = " ".join([lines[0][span.column - 1:], *(line.strip() for line in lines[1:-1]),
+                         lines[-1][:span.end_column - 1].strip()])
+    return " ".join(text.split())

@@ -1,0 +1,1 @@
+"""Compiled checkers, one extension module per bundled spec (generated/<variant>.pyx)."""

@@ -1,0 +1,186 @@
+"""The compiled checkers answer exactly as the interpreter: same results, same errors, same waits."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import textwrap
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dsl
+from dsl import codegen, ir
+from dsl.build import stale_files
+from dsl.checkers import checker_for
+from dsl.interpreter import Interpreter
+from dsl.paths import GENERATED_DIR, bundled_specs
+from dsl.resolve import load_spec
+from dsl.samples import random_cases
+
+SPECS = bundled_specs()
+HANDS = 10_000
+
+
+@pytest.fixture(scope="module", params=SPECS)
+def pair(request):
+    """(compiled checker, interpreter) of one bundled spec."""
+    spec = load_spec(request.param)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a missing or stale extension is a failure here, not a fallback
+        compiled = dsl.load(request.param)
+    return compiled, Interpreter(spec)
+
+
+def answer(function, case) -> str:
+    """What a call returns or raises, as text to compare."""
+    try:
+        return json.dumps(function(case), ensure_ascii=False)
+    except Exception as exc:  # noqa: BLE001 - the exception itself is what is compared
+        return f"raises {type(exc).__name__}: {exc}"
+
+
+def test_random_cases_score_as_the_interpreter(pair):
+    compiled, interpreter = pair
+    cases = random_cases(interpreter.spec, HANDS, seed=4)
+    differ = [(case, answer(interpreter.evaluate, case), answer(compiled.evaluate, case)) for case in cases]
+    differ = [d for d in differ if d[1] != d[2]]
+    assert not differ, f"{len(differ)} of {HANDS} differ, first: {differ[0]}"
+    outcomes = {json.loads(answer(interpreter.evaluate, c)).get("winning") for c in cases[:500]}
+    assert outcomes == {True, False, None}, "the cases should hold wins, non-wins and errors"
+
+
+def test_batch_entry_point_matches_single_calls(pair):
+    compiled, interpreter = pair
+    cases = random_cases(interpreter.spec, 500, seed=5)
+    assert compiled.evaluate_many(cases) == [interpreter.evaluate(c) for c in cases]
+    assert compiled.evaluate_many(iter(cases[:10])) == compiled.evaluate_many(cases[:10])
+
+
+def test_waits_and_is_winning_match(pair):
+    compiled, interpreter = pair
+    for case in random_cases(interpreter.spec, 400, seed=6):
+        assert answer(compiled.waits, case) == answer(interpreter.waits, case), case
+        assert compiled.is_winning(case) == interpreter.is_winning(case), case
+
+
+def test_input_that_is_not_a_plain_case(pair):
+    compiled, interpreter = pair
+    odd = [None, [], "123m", {"hand": None}, {"hand": "1m" * 13, "win": None}, {"hand": b"123m"},
+           {"hand": "123m456m789m1122p", "win": "3p", "melds": ("pung 111p",)}]
+    for case in odd:
+        assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case), case
+        assert answer(compiled.waits, case) == answer(interpreter.waits, case), case
+
+
+@st.composite
+def hand_cases(draw, spec):
+    """Hands drawn tile by tile from a few neighbouring tiles, so that some of them win."""
+    tiles = [t for t in spec.tiles if not any(s.flowers and s.code == t.suit for s in spec.suits)]
+    start = draw(st.integers(0, max(len(tiles) - 12, 0)))
+    pool = st.sampled_from([t.code for t in tiles[start:start + 12]])
+    case = {"hand": "".join(draw(st.lists(pool, min_size=12, max_size=14))), "win": draw(pool)}
+    for key in spec.context:
+        if key.kind == "flag" and draw(st.booleans()):
+            case[key.name] = draw(st.booleans())
+    return case
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_hypothesis_hands(name):
+    spec = load_spec(name)
+    compiled, interpreter = checker_for(spec), Interpreter(spec)
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(hand_cases(spec))
+    def check(case):
+        assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case)
+
+    check()
+
+
+def test_generated_checkers_are_up_to_date():
+    files = codegen.generate_all([load_spec(name) for name in SPECS], GENERATED_DIR)
+    assert stale_files(files) == [], "run `mjdsl build`"
+    assert sorted(p.name for p in GENERATED_DIR.glob("*.pyx")) == sorted(f"{n}.pyx" for n in SPECS)
+
+
+def test_generation_is_deterministic():
+    spec = load_spec("sichuan")
+    assert codegen.generate(spec) == codegen.generate(load_spec("sichuan"))
+
+
+def test_a_stale_extension_falls_back_to_the_interpreter():
+    spec = dataclasses.replace(load_spec("sichuan"), source_hash="0" * 16)
+    with pytest.warns(UserWarning, match="another version"):
+        checker = checker_for(spec)
+    assert isinstance(checker, Interpreter)
+
+
+def test_unsupported_ir_is_named():
+    spec = load_spec("sichuan")
+    unknown = dataclasses.replace(spec, principles=("新原则",))
+    with pytest.raises(codegen.CodegenError, match="新原则"):
+        codegen.generate(unknown)
+
+    @dataclasses.dataclass(frozen=True)
+    class Mystery(ir.Expr):
+        pass
+
+    fan = dataclasses.replace(spec.patterns[0], condition=Mystery(spec.patterns[0].span))
+    with pytest.raises(codegen.CodegenError, match="Mystery"):
+        codegen.generate(dataclasses.replace(spec, patterns=(fan, *spec.patterns[1:])))
+
+
+FEATURES = """\
+variant features "功能" "Every feature"
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    suit p 筒 "Dots" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+    flowers f 花 "Flowers" ×1: 春 "Spring", 夏 "Summer"
+tileset 幺九 "Terminals and honors" = rank 1 9 + 字
+meld 亮 "Shown" = 白 发 中
+shapes standard, seven_pairs, thirteen_orphans
+context self_drawn, seat_wind, round_wind, flowers, kong_replacement, other_melds
+option bonus "Bonus" = 2
+option strict "Strict" = false
+require 有幺九 "A terminal or honor": any(tiles, 幺九) or not strict
+let 门清 = not opened
+fan 平 "Plain" 1: shape == standard
+fan 半 "Half" (bonus * 3): count(pungs) == 4
+fan 七 "Pairs" 4: shape == seven_pairs
+    不计 平
+fan 幺 "Orphans" 13: shape == thirteen_orphans
+fan 风 "Wind" 1 each: count(pungs, tile == seat_wind) + count(pungs, tile == round_wind)
+fan 花 "Flowers" 1 each: flowers
+fan 分 "Fraction" (bonus / 2) each: count(pairs, 幺九)
+fan 顺 "Runs" 1 each: combinations(chows, 2, same(suit) and step == 3)
+fan 门 "Closed" 2: 门清 and abs(suits - 2) <= max(1, min(bonus, 3))
+fan 亮牌 "Shown" 1: any(groups, 亮)
+fan 无 "Nothing else" 1: counted_fans == 0
+loser fan 庄 "Dealer" 1: loser.dealer or is_dealer
+loser fan 闭 "Closed loser" 1: not loser.opened
+    不计 庄
+settle:
+    let base = 2 ^ (total - 1) + loser_total
+    self_drawn: each loser pays base
+    discard: discarder pays sum(losers, base); each other pays total / 3
+"""
+
+
+def test_every_feature_compiles_on_demand_and_matches(tmp_path, monkeypatch):
+    monkeypatch.setenv("MJDSL_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "features.mj"
+    path.write_text(textwrap.dedent(FEATURES), encoding="utf-8")
+    spec = load_spec(str(path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compiled = dsl.load(str(path))
+    assert compiled.SPEC_HASH == spec.source_hash and list((tmp_path / "cache").glob("*/checker_*"))
+    interpreter = Interpreter(spec)
+    for case in random_cases(spec, 3000, seed=7):
+        assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case), case
+    assert dsl.load(str(path)) is not None  # the second load comes from the cache
