@@ -67,9 +67,9 @@ def tile_id(tile: ir.Tile) -> str:
 
 def tile(tile: ir.Tile, css_class: str = "tile") -> str:
     """An inline tile image: a reference to its symbol, named for screen readers and tooltips."""
+    # The page's CSS sizes the image and the symbol scales to fill it: a hand of tiles stays small.
     label = escape(tile_label(tile))
-    return (f'<svg class="{css_class}" width="{TILE_WIDTH}" height="{TILE_HEIGHT}" '
-            f'viewBox="0 0 {TILE_WIDTH} {TILE_HEIGHT}" role="img" aria-label="{label}">'
+    return (f'<svg class="{css_class}" role="img" aria-label="{label}">'
             f'<title>{label} · {escape(tile.english)}</title><use href="#{tile_id(tile)}"/></svg>')
 
 
