@@ -33,6 +33,10 @@ _CONTEXT_FLAGS = {
     "robbing_kong": ("the win robs another player's added kong", "the win does not rob a kong"),
     "last_tile": ("the win is on the last tile", "the win is not on the last tile"),
     "first_turn": ("the win comes on the first turn", "the win does not come on the first turn"),
+    "fourth_tile": ("the winning tile is the last one unseen", "the winning tile is not the last one unseen"),
+    "riichi": ("the winner declared riichi", "the winner did not declare riichi"),
+    "double_riichi": ("the winner declared double riichi", "the winner did not declare double riichi"),
+    "ippatsu": ("the win comes within one go-around of riichi", "the win does not come within one go-around"),
 }
 _SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share"}
 _LATE_VARS = {"counted_fans": "the number of other fans that count"}
@@ -199,7 +203,7 @@ class Prose:
             case ir.Const(value=bool() as value):
                 return "always" if value != negated else "never"
             case ir.Conditional():
-                return (f"{self.condition(expr.then, negated)} if {self.condition(expr.condition)}, "
+                return (f"{self.condition(expr.then, negated)} if {self._clause(expr.condition)}, "
                         f"otherwise {self.condition(expr.otherwise, negated)}")
         # A number used as a condition: it holds when it is not zero.
         return f"{self.quantity(expr)} {'is 0' if negated else 'is not 0'}"
@@ -258,13 +262,18 @@ class Prose:
             case ir.Negate():
                 return f"−{self._operand(expr.operand)}"
             case ir.Conditional():
-                return (f"{self.quantity(expr.then)} if {self.condition(expr.condition)}, "
+                return (f"{self.quantity(expr.then)} if {self._clause(expr.condition)}, "
                         f"otherwise {self.quantity(expr.otherwise)}")
             case ir.Binary() | ir.Not() | ir.InTileSet() | ir.ItemTileSet() | ir.Aggregate() | ir.ComboSame():
                 return self.condition(expr)
         raise UnknownNodeError(expr)
 
     # -- pieces
+
+    def _clause(self, expr: ir.Expr) -> str:
+        """A condition standing alone: one about the elements being summed gets "they" as its subject."""
+        text = self.condition(expr)
+        return f"they {text}" if _about_element(expr) else text
 
     def _part(self, side: ir.Expr, parent: ir.Binary, negated: bool) -> str:
         text = self.condition(side, negated)
@@ -385,6 +394,15 @@ class Prose:
     def _flag_key(self, name: str) -> bool:
         key = self.context.get(name)
         return key is not None and key.kind == "flag"
+
+
+def _about_element(expr: ir.Expr) -> bool:
+    """Whether the condition reads as a verb phrase about the current element ("are concealed")."""
+    while isinstance(expr, ir.Not) or (isinstance(expr, ir.Binary) and expr.op in ("and", "or")):
+        expr = expr.operand if isinstance(expr, ir.Not) else expr.left
+    if isinstance(expr, ir.Binary) and expr.op in _COMPARE:
+        return isinstance(expr.left, ir.Item)
+    return isinstance(expr, ir.Item | ir.ItemTileSet | ir.ComboSame)
 
 
 def _logic_as_read(expr: ir.Expr, negated: bool) -> str | None:
