@@ -46,13 +46,13 @@ COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 CHECKED_ARITHMETIC = {"*": "times", "/": "divide", "^": "power"}
 KNOWN_FIELDS = {
     ir.Spec: {"name", "title", "english", "parent", "doc", "path", "source_hash", "players", "hand_size", "tiles",
-              "next_tile",
+              "next_tile", "red_tiles", "red_copies", "supersede", "score",
               "suits", "tilesets", "meld_kinds", "shapes", "context", "options", "definitions", "requirements",
               "minimum", "minimum_excluding", "principles", "preferred", "patterns", "loser_patterns",
               "exclusive_groups", "settlement", "examples"},
     ir.Pattern: {"name", "english", "value", "condition", "excludes", "aliases", "doc", "scope", "order", "span",
                  "late"},
-    ir.Settlement: {"bindings", "rules", "span"},
+    ir.Settlement: {"bindings", "rules", "span", "pot"},
     ir.Shape: {"name", "chows"},
     ir.MeldKind: {"name", "english", "shape", "concealed", "opens", "tiles", "span"},
     ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered"},
@@ -101,7 +101,7 @@ def _environment() -> jinja2.Environment:
     env.globals.update(zip=zip, ir=ir)
     env.filters.update(comment=_comment, pystr=repr, pytuple=_pytuple, c_array=_c_array, hexmask=_hexmask,
                        hexmask_of=lambda tiles: _hexmask(_mask(tiles)), tile_code=lambda t, spec: spec.tiles[t].code,
-                       fan_name=lambda index, model: model.fans[index].name,
+                       fan_name=lambda index, model: model.fans[index].name, index_of=lambda items, x: items.index(x),
                        option_kind=lambda kind: f"OPTION_{ {'bool': 'BOOL', 'int': 'INT', 'str': 'TEXT'}[kind]}")
     return env
 
@@ -251,7 +251,9 @@ class Model:
     fan_functions: dict[str, str] = field(default_factory=dict)
     aggregates: list[Aggregate] = field(default_factory=list)
     definitions: list[Binding] = field(default_factory=list)
+    scores: list[tuple[Binding, str]] = field(default_factory=list)  # `score:` results and their kinds
     bindings: list[Binding] = field(default_factory=list)
+    pot: str | None = None
     combining: list[Combining] = field(default_factory=list)
     rules: list[PaymentRule] = field(default_factory=list)
     wind_tiles: list[int] = field(default_factory=list)
@@ -351,14 +353,55 @@ class Model:
         code = " ".join([f.count + (f.value or "") for f in self.fans] + [r.condition for r in self.requirements]
                         + [a.body for a in self.aggregates] + [b.expr for b in self.definitions + self.bindings]
                         + [cond for c in self.combining for ms in c.matchers.values() for _, cond, _ in ms]
-                        + [amount for r in self.rules for _, amount, _ in r.payments])
+                        + [amount for r in self.rules for _, amount, _ in r.payments]
+                        + [b.expr for b, _ in self.scores] + [self.pot or ""])
         return any(re.search(rf"\b{h}\(", code) for h in helpers)
+
+    def indicator_keys(self) -> list[str]:
+        """The context keys of indicator tiles (dora, ura): a case's tiles are kept per key."""
+        return [k.name for k in self.spec.context if k.kind == "tiles"]
+
+    def key_indicators(self) -> list[int]:
+        keys = self.indicator_keys()
+        return [keys.index(k.name) if k.name in keys else -1 for k in self.spec.context]
+
+    def red_fives(self) -> list[int]:
+        """Per suit letter a..z: the tile a red five (written with a 0) is, -1 when none."""
+        red = dict(self.spec.red_tiles)
+        return [red.get(f"0{letter}", -1) for letter in "abcdefghijklmnopqrstuvwxyz"]
+
+    def minimum(self) -> str:
+        """The fan a hand needs, as C: a number, or the option that holds it."""
+        minimum = self.spec.minimum
+        if isinstance(minimum, str):
+            return f"h.options[{next(o.c_name for o in self.options if o.name == minimum)}]"
+        return str(minimum)
+
+    def rank_score(self) -> str | None:
+        """The `score:` result that ranks readings (`value`), when the spec has one."""
+        return next((b.function for b, _ in self.scores if b.name == "value"), None)
 
     def knitted_shapes(self) -> bool:
         return any(shape in ("knitted_straight", "honors_and_knitted") for shape, _ in self.shapes)
 
     def uses_combos(self) -> bool:
         return bool(self.combining) or self.reads(ir.Combinations)
+
+    def near(self) -> list[int]:
+        """Per tile: itself and the tiles of its numbered suit within two ranks (a group it can join)."""
+        tiles = self.spec.tiles
+        return [_mask([t.index] + [u.index for u in tiles if t.numbered and u.numbered and u.suit == t.suit
+                                   and abs(u.rank - t.rank) <= 2]) for t in tiles]
+
+    def completing(self) -> int:
+        """Tiles that can complete a hand without joining a held tile: orphans, honors, knitted straights."""
+        shapes = {shape for shape, _ in self.shapes}
+        mask = _mask(self.orphans()) if "thirteen_orphans" in shapes else 0
+        if "honors_and_knitted" in shapes:
+            mask |= _mask(t.index for t in self.spec.tiles if not t.numbered)
+        if self.knitted_shapes():
+            mask |= _mask(t for straight in self.knitted for t in straight)
+        return mask
 
     def numbered(self) -> int:
         return _mask(t.index for t in self.spec.tiles if t.numbered)
@@ -378,8 +421,10 @@ class Model:
         spec = self.spec
         exprs = [r.condition for r in spec.requirements] + [b.expr for b in spec.definitions]
         exprs += [e for p in spec.patterns + spec.loser_patterns for e in (p.condition, p.value.expr) if e is not None]
+        exprs += [b.expr for b in spec.score]
         if spec.settlement is not None:
             exprs += [b.expr for b in spec.settlement.bindings]
+            exprs += [spec.settlement.pot] if spec.settlement.pot is not None else []
             exprs += [p.amount for r in spec.settlement.rules for p in r.payments]
         return exprs
 
@@ -414,6 +459,11 @@ class Model:
                                                  f"requirement {r.name}{english} is not met"))
         self.requirements_read_fans = any(isinstance(e, ir.PatternRef) for r in spec.requirements
                                           for e in ir.walk(r.condition))
+        for i, b in enumerate(spec.score):
+            code = emitter.expr(b.expr, Where("score"))
+            self.scores.append((Binding(b.name, f"score_{i}" + _slug(b.name), _source_text(b.span), code.text, False),
+                                code.kind))
+            emitter.scores[b.name] = self.scores[-1][0].function
         if spec.settlement is not None:
             self._settlement(emitter, spec.settlement)
 
@@ -469,6 +519,8 @@ class Model:
                 amount = emitter.number(payment.amount, Where("settle", loser="k"))
                 payments.append((payer, amount, _source_text(payment.span)))
             self.rules.append(PaymentRule(rule.case, payments))
+        if settlement.pot is not None:
+            self.pot = emitter.number(settlement.pot, Where("settle"))
 
     # -- conveniences for the templates
 
@@ -583,6 +635,7 @@ class Emitter:
         self.spec = model.spec
         self.aggregates: list[Aggregate] = []
         self.definitions: dict[str, str] = {}  # top-level `let` -> C function
+        self.scores: dict[str, str] = {}  # `score:` results -> C function
         self.bindings: dict[str, str] = {}  # settlement `let` -> C function
         self.context_slots = {k.name: k for k in model.context}
         self.option_slots = {o.name: o for o in model.options}
@@ -635,9 +688,12 @@ class Emitter:
             case "late" if e.name == "counted_fans":
                 return Code("c.counted_fans", "num")
             case "binding":
-                # the interpreter's settlement environment holds both kinds of `let`, its own first
-                if where.scope != "hand" and e.name in self.bindings:
+                # the interpreter's environments add `let`s in layers, the later first: top-level ones,
+                # then `score:` ones (once a reading is scored), then the settlement's
+                if where.scope in ("settle", "loser") and e.name in self.bindings and where.loser is not None:
                     return Code(f"{self.bindings[e.name]}(c, {where.loser})", "num")
+                if where.scope != "hand" and e.name in self.scores:
+                    return Code(f"{self.scores[e.name]}(c)", "num")
                 if e.name in self.definitions:
                     return Code(f"{self.definitions[e.name]}(c)", "num")
         raise CodegenError(f"{e.span}: the compiled checker does not know the name {e.name!r} ({e.scope})")
@@ -646,13 +702,15 @@ class Emitter:
         codes = {"shape": Code("c.d.shape", "text"), "wait": Code("c.d.wait", "text"),
                  "waits": Code("hand_waits(c, False)", "num"), "shape_waits": Code("hand_waits(c, True)", "num"),
                  "suits": Code("c.suits", "num"), "opened": Code("c.opened", "bool"),
-                 "is_dealer": Code("(c.h.seat == c.h.dealer)", "bool")}
+                 "red_fives": Code("c.h.red", "num"), "is_dealer": Code("(c.h.seat == c.h.dealer)", "bool")}
         if e.name not in codes:
             raise CodegenError(f"{e.span}: the compiled checker does not know the hand value {e.name!r}")
         return codes[e.name]
 
     def _pattern_ref(self, e: ir.PatternRef, where: Where) -> Code:
         if self.spec.pattern(e.name).scope == "loser":  # not memoised, as in the interpreter: it depends on the loser
+            if where.loser is None:
+                raise CodegenError(f"{e.span}: the loser fan {e.name!r} is read where no loser is known")
             return Code(f"{self.m.fan_functions[e.name]}(c, {where.loser})", "num")
         return Code(f"c.n[{self.m.fan_index[e.name]}]", "num")
 
@@ -725,6 +783,8 @@ class Emitter:
     def _aggregate(self, e: ir.Aggregate, where: Where) -> Code:
         if e.function not in ("count", "all", "any", "sum") or e.source not in ELEMENT_OF_SOURCE:
             raise CodegenError(f"{e.span}: the compiled checker does not support {e.function}({e.source}, ...)")
+        if e.source in ("tiles", "kinds") and isinstance(e.body, ir.ItemTileSet) and e.function != "sum":
+            return self._held_in_set(e)
         element = ELEMENT_OF_SOURCE[e.source]
         # inside the helper the loser being settled is its parameter `loser`, or the loser looked at
         loser = "l" if element == "loser" else ("loser" if where.loser is not None else None)
@@ -739,6 +799,26 @@ class Emitter:
         return self._helper(Aggregate(f"{e.function}_{len(self.aggregates):02d}_{e.source}", _source_text(e.span),
                                       e.function, e.source, body, GROUP_FILTERS.get(e.source),
                                       where.loser is not None, short), where)
+
+    def _next_tile(self, e: ir.NextTile, where: Where) -> Code:
+        return Code(f"next_tile({self.expr(e.tile, where).text})", "tile")
+
+    def _indicated(self, e: ir.Indicated, where: Where) -> Code:
+        slots = self.m.indicator_keys()
+        if e.key not in slots:
+            raise CodegenError(f"{e.span}: the compiled checker cannot read indicators from {e.key!r}")
+        return Code(f"indicated(c, {slots.index(e.key)})", "num")
+
+    def _held_in_set(self, e: ir.Aggregate) -> Code:
+        """all/any/count over the tiles held and a tile set, as operations on the mask of tiles held."""
+        mask = self.tilesets[e.body.tileset]  # type: ignore[union-attr]
+        if e.function == "all":
+            return Code(f"((c.held_tiles & ~{mask}) == 0)", "bool")
+        if e.function == "any":
+            return Code(f"((c.held_tiles & {mask}) != 0)", "bool")
+        if e.source == "kinds":
+            return Code(f"popcount(c.held_tiles & {mask})", "num")
+        return Code(f"count_held(c, {mask})", "num")
 
     def _combinations(self, e: ir.Combinations, where: Where) -> Code:
         """A combination count outside 套算一次: every `size` sets of the source that meet the condition."""
@@ -769,6 +849,8 @@ class Emitter:
             return Code(f"{e.function}({', '.join(args)})", "num")
         if e.function == "abs" and len(args) == 1:
             return Code(f"abs({args[0]})", "num")
+        if e.function == "roundup" and len(args) == 2:
+            return Code(f"roundup(c, {args[0]}, {args[1]})", "num")
         raise CodegenError(f"{e.span}: the compiled checker does not support the function {e.function}()")
 
     def _binary(self, e: ir.Binary, where: Where) -> Code:

@@ -14,6 +14,8 @@ interpreter words them. A case whose arithmetic leaves exact 64-bit integers (a 
 overflow, a division by zero) is handed to the reference interpreter, which answers it exactly.
 """
 
+import gc
+
 from libc.string cimport memcpy, memset
 
 from dsl.case import read_case
@@ -79,7 +81,8 @@ cdef enum:
     MASK_WORDS = 2  # 64 fans per word of a fan mask
     CONTEXT_SLOTS = 11
     OPTION_SLOTS = 1
-    MINIMUM = 8
+    INDICATOR_KEYS = 1  # context keys of indicator tiles
+    MAX_INDICATORS = 16  # indicators kept per key; a case with more is read by the interpreter
 
 # Names that expressions compare (shapes, waits, suit codes, text options), as small ints.
 cdef enum Text:
@@ -100,7 +103,25 @@ cdef enum Text:
     T_z = 14  # z
     T_NONE = 15  # 
 
-TEXTS = {'standard': 0, 'seven_pairs': 1, 'thirteen_orphans': 2, 'honors_and_knitted': 3, 'knitted_straight': 4, 'edge': 5, 'closed': 6, 'single': 7, 'two_sided': 8, 'pung_wait': 9, 'knitted': 10, 'm': 11, 's': 12, 'p': 13, 'z': 14, '': 15}
+TEXT_VALUES = (
+    'standard',
+    'seven_pairs',
+    'thirteen_orphans',
+    'honors_and_knitted',
+    'knitted_straight',
+    'edge',
+    'closed',
+    'single',
+    'two_sided',
+    'pung_wait',
+    'knitted',
+    'm',
+    's',
+    'p',
+    'z',
+    '',
+)
+cdef dict TEXTS = {'standard': 0, 'seven_pairs': 1, 'thirteen_orphans': 2, 'honors_and_knitted': 3, 'knitted_straight': 4, 'edge': 5, 'closed': 6, 'single': 7, 'two_sided': 8, 'pung_wait': 9, 'knitted': 10, 'm': 11, 's': 12, 'p': 13, 'z': 14, '': 15}
 
 # What a group of a decomposition is: a set, a pair, a single, or a spec's own meld kind.
 cdef enum GroupKind:
@@ -180,10 +201,21 @@ cdef int[N_TILES] SUIT_BIT = [
     0, 0,
 ]
 cdef unsigned long long FLOWERS = 0x0ULL
+# A tile can complete a hand only by joining a group with a held tile (NEAR: the tile itself and its
+# neighbours within two ranks) or as one of the tiles of a special shape (ALWAYS_NEAR).
+cdef unsigned long long[N_TILES] NEAR = [
+    0x7ULL, 0xfULL, 0x1fULL, 0x3eULL, 0x7cULL, 0xf8ULL,
+    0x1f0ULL, 0x1e0ULL, 0x1c0ULL, 0xe00ULL, 0x1e00ULL, 0x3e00ULL,
+    0x7c00ULL, 0xf800ULL, 0x1f000ULL, 0x3e000ULL, 0x3c000ULL, 0x38000ULL,
+    0x1c0000ULL, 0x3c0000ULL, 0x7c0000ULL, 0xf80000ULL, 0x1f00000ULL, 0x3e00000ULL,
+    0x7c00000ULL, 0x7800000ULL, 0x7000000ULL, 0x8000000ULL, 0x10000000ULL, 0x20000000ULL,
+    0x40000000ULL, 0x80000000ULL, 0x100000000ULL, 0x200000000ULL,
+]
+cdef unsigned long long ALWAYS_NEAR = 0x3ffffffffULL
 cdef unsigned long long NUMBERED = 0x7ffffffULL
 # The seat and prevalent winds E S W N: the first four tiles that are not numbered (-1: none).
 cdef int[4] WIND_TILES = [27, 28, 29, 30]
-WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+cdef dict WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 # Knitted straights, 147 / 258 / 369 over the three numbered suits (on the search's stack a group of
 # kind KNITTED holds the number of its straight).
 cdef unsigned long long[6] KNITTED_STRAIGHT = [
@@ -214,11 +246,14 @@ cdef unsigned long long TILESET_14 = 0x2a954aaULL  # 双数 (Even ranks)
 cdef unsigned long long TILESET_15 = 0x402010ULL  # 五 (Fives)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
-# CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand.
+# CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
+# five is written with a 0: RED_FIVE is the tile it is (-1: none), at most RED_COPIES of each.
 cdef int[26] CODE_BASE = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 17, 0, 0, 8, 0, 0, 0, 0, 0, 0, 26]
 cdef int[26] CODE_LOW = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
 cdef int[26] CODE_HIGH = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 7]
 cdef int[26] CODE_FLOWERS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+cdef int[26] RED_FIVE = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
+cdef int RED_COPIES = 0
 
 # ---------------------------------------------------------------- meld kinds a case may declare
 
@@ -228,7 +263,7 @@ cdef enum MeldShape:
     SHAPE_KONG = 2
     SHAPE_FIXED = 3  # exactly the kind's own tiles
 
-MELD_KINDS = {'chow': 0, 'pung': 1, 'kong': 2, 'added_kong': 3, 'concealed_kong': 4}
+cdef dict MELD_KINDS = {'chow': 0, 'pung': 1, 'kong': 2, 'added_kong': 3, 'concealed_kong': 4}
 cdef int[5] MELD_SHAPE = [SHAPE_CHOW, SHAPE_PUNG, SHAPE_KONG, SHAPE_KONG, SHAPE_KONG]
 cdef int[5] MELD_GROUP = [CHOW, PUNG, KONG, KONG, KONG]
 cdef int[5] MELD_CONCEALED = [0, 0, 0, 0, 1]
@@ -251,7 +286,7 @@ cdef enum KeyKind:
     KEY_OTHER_MELDS = 9
 
 # key -> index into KEY_KIND and KEY_SLOT; context values live in Hand.context[slot].
-KEYS = {
+cdef dict KEYS = {
     "hand": 0,
     "win": 1,
     "melds": 2,
@@ -278,6 +313,8 @@ cdef int[15] KEY_SLOT = [
     CTX_dealer, CTX_discarder, CTX_seat_wind, CTX_round_wind, CTX_flowers, CTX_last_tile,
     CTX_kong_replacement, CTX_robbing_kong, CTX_fourth_tile,
 ]
+# The list of indicator tiles a key fills in Hand.indicators (-1: none).
+cdef int[15] KEY_INDICATOR = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
 
 cdef enum:  # context slots
     CTX_self_drawn = 0
@@ -297,7 +334,7 @@ cdef enum OptionKind:
     OPTION_INT = 1
     OPTION_TEXT = 2
 
-OPTIONS = {}
+cdef dict OPTIONS = {}
 cdef int[OPTION_SLOTS] OPTION_KIND = [0]
 cdef long long[OPTION_SLOTS] OPTION_DEFAULT = [0]
 
@@ -685,6 +722,7 @@ cdef int N_PREFERRED = 2
 cdef int[1] MINIMUM_EXCLUDED = [81]
 cdef int N_MINIMUM_EXCLUDED = 1
 
+
 REASONS = ()
 NO_SHAPE = 'the tiles do not form a winning shape (thirteen orphans, honors and knitted, knitted straight, standard, seven pairs)'
 
@@ -710,6 +748,9 @@ cdef struct Hand:
     long long context[CONTEXT_SLOTS]  # context values as given, 0 when absent
     long long options[OPTION_SLOTS]
     bint opened[N_PLAYERS]  # that seat has laid down a meld that opens the hand
+    int red  # red fives in the hand, the winning tile and the melds
+    int n_indicators[INDICATOR_KEYS]
+    int indicators[INDICATOR_KEYS][MAX_INDICATORS]
 
 cdef struct Group:
     # One set, pair or single of a decomposition (dsl.decompose.Group).
@@ -746,8 +787,12 @@ cdef struct Ctx:
     bint inexact  # some arithmetic left 64-bit integers: the reference interpreter must answer
     # facts of the hand (interpreter.HandFacts)
     int counts[N_TILES]  # concealed tiles, winning tile included
+    int n_concealed  # how many
+    unsigned long long concealed_tiles  # mask of the concealed tiles
     int held[N_TILES]  # every tile, melds included
+    unsigned long long held_tiles  # mask of the tiles held
     unsigned long long konged  # tiles declared as a kong
+    unsigned int suit_bits  # the numbered suits held
     int suits
     bint opened
     int waits[2]  # `waits`, `shape_waits`: -1 until an expression reads them
@@ -768,6 +813,8 @@ cdef struct Ctx:
     long long cnt[FAN_SLOTS]
     long long total
     long long counted_fans  # fans counted after exclusions (flowers aside), for the fans scored last
+    long long rank  # what readings are compared by: the `score:` result `value`, else the total
+    long long scores[1]  # the `score:` results of this reading
     # the best decomposition so far
     bint have_best
     Decomposition best_d
@@ -775,6 +822,8 @@ cdef struct Ctx:
     long long best_v[FAN_SLOTS]
     long long best_cnt[FAN_SLOTS]
     long long best_total
+    long long best_rank
+    long long best_scores[1]
     # settlement: losers in seat order, their shares (loser fans) and the payments
     int n_losers
     Loser losers[N_PLAYERS]
@@ -798,12 +847,13 @@ cdef void clear(Hand* h) noexcept:
         h.options[k] = OPTION_DEFAULT[k]
 
 
-cdef int parse(str text, bint flowers, int* out, int limit) except -2:
-    """Tiles of an mpsz string (`123m4p`) in text order into out (unless NULL); how many, or -1 when
-    dsl.notation.parse_tiles must read it: an unknown tile, another character, more than `limit` tiles."""
+cdef int parse(str text, bint flowers, int* out, int limit, int* reds) except -2:
+    """Tiles of an mpsz string (`123m4p`, a red five `0m`) in text order into out (unless NULL), red
+    fives counted per suit into reds (unless NULL); how many tiles, or -1 when dsl.notation.parse_tiles
+    must read it: an unknown tile, another character, more than `limit` tiles."""
     cdef Py_UCS4 ch
     cdef int digits[16]
-    cdef int n_digits = 0, n = 0, k, suit
+    cdef int n_digits = 0, n = 0, k, suit, tile
     for ch in text:
         if ch == u" ":
             continue
@@ -815,12 +865,18 @@ cdef int parse(str text, bint flowers, int* out, int limit) except -2:
         elif u"a" <= ch <= u"z" and n_digits > 0:
             suit = <int>ch - 97
             for k in range(n_digits):
-                if not CODE_LOW[suit] <= digits[k] <= CODE_HIGH[suit] or (CODE_FLOWERS[suit] and not flowers):
+                if digits[k] == 0 and RED_FIVE[suit] >= 0:
+                    tile = RED_FIVE[suit]
+                    if reds != NULL:
+                        reds[suit] += 1
+                elif CODE_LOW[suit] <= digits[k] <= CODE_HIGH[suit] and (flowers or not CODE_FLOWERS[suit]):
+                    tile = CODE_BASE[suit] + digits[k]
+                else:
                     return -1
                 if out != NULL:
                     if n == limit:
                         return -1
-                    out[n] = CODE_BASE[suit] + digits[k]
+                    out[n] = tile
                 n += 1
             n_digits = 0
         else:
@@ -853,7 +909,7 @@ cdef bint meld_shape_ok(int kind, const int* tiles, int n) noexcept:
     return True
 
 
-cdef bint read_meld(object text, Meld* meld) except -1:
+cdef bint read_meld(object text, Meld* meld, int* reds) except -1:
     """A declared meld such as `pung 555p` (dsl.case._meld) when it is plainly valid."""
     cdef int kind, n, k, j, tile
     if type(text) is not str:
@@ -864,7 +920,7 @@ cdef bint read_meld(object text, Meld* meld) except -1:
     kind = MELD_KINDS.get(parts[0], -1)
     if kind < 0:
         return False
-    n = parse(parts[1], True, meld.tiles, MELD_TILES)
+    n = parse(parts[1], True, meld.tiles, MELD_TILES, reds)
     if n < 0:
         return False
     for k in range(1, n):  # insertion sort: at most MELD_TILES tiles
@@ -881,13 +937,13 @@ cdef bint read_meld(object text, Meld* meld) except -1:
     return True
 
 
-cdef bint read_melds(object melds, Hand* h) except -1:
+cdef bint read_melds(object melds, Hand* h, int* reds) except -1:
     if type(melds) is not list and type(melds) is not tuple:
         return False
     if len(melds) > MAX_MELDS:
         return False
     for item in melds:
-        if not read_meld(item, &h.melds[h.n_melds]):
+        if not read_meld(item, &h.melds[h.n_melds], reds):
             return False
         h.n_melds += 1
     return True
@@ -914,7 +970,7 @@ cdef bint read_other_melds(object others, Hand* h, int* counts) except -1:
         if type(melds) is not list and type(melds) is not tuple:
             return False
         for item in melds:
-            if not read_meld(item, &meld):
+            if not read_meld(item, &meld, NULL):
                 return False
             h.opened[seat] = h.opened[seat] or MELD_OPENS[meld.kind]
             for k in range(meld.size):
@@ -941,6 +997,16 @@ cdef bint read_options(object options, Hand* h) except -1:
     return True
 
 
+cdef bint read_indicators(str text, int key, Hand* h) except -1:
+    """Indicator tiles (dora, ura) of a context key, kept for `indicated(KEY)`."""
+    cdef int slot = KEY_INDICATOR[key]
+    cdef int* out = &h.indicators[slot][0] if slot >= 0 else NULL
+    cdef int n = parse(text, True, out, MAX_INDICATORS, NULL)
+    if slot >= 0:
+        h.n_indicators[slot] = n
+    return n >= 0
+
+
 cdef bint read_context(int key, object value, Hand* h) except -1:
     """One context key's value, checked as dsl.case._context_value checks it."""
     cdef int kind = KEY_KIND[key], slot = KEY_SLOT[key]
@@ -964,7 +1030,7 @@ cdef bint read_context(int key, object value, Hand* h) except -1:
         else:
             h.round_wind = WINDS[value]
     elif kind == KEY_TILES:
-        return type(value) is str and parse(value, True, NULL, 0) >= 0
+        return type(value) is str and read_indicators(value, key, h)
     else:
         return False
     return True
@@ -977,11 +1043,13 @@ cdef bint read(object case, Hand* h, bint with_win) except -1:
     cdef int key, kind, n, k, t
     cdef int tiles[HAND_SIZE]
     cdef int counts[N_TILES]
+    cdef int reds[26]
     cdef bint has_hand = False
     cdef object hand_text = None, win_text = None, melds = (), options = {}, others = {}
     if type(case) is not dict:
         return False
     clear(h)
+    memset(reds, 0, sizeof(reds))
     for name, value in (<dict>case).items():
         key = KEYS.get(name, -1)
         if key < 0:
@@ -1003,17 +1071,21 @@ cdef bint read(object case, Hand* h, bint with_win) except -1:
             return False
     if not has_hand or type(hand_text) is not str:
         return False
-    n = parse(hand_text, False, tiles, HAND_SIZE - 1)
+    n = parse(hand_text, False, tiles, HAND_SIZE - 1, reds)
     if n < 0:
         return False
     for k in range(n):
         h.counts[tiles[k]] += 1
     if win_text is not None:
-        if type(win_text) is not str or parse(win_text, False, tiles, 1) != 1:
+        if type(win_text) is not str or parse(win_text, False, tiles, 1, reds) != 1:
             return False
         h.win = tiles[0]
-    if not read_melds(melds, h) or not read_options(options, h):
+    if not read_melds(melds, h, reds) or not read_options(options, h):
         return False
+    for k in range(26):
+        if reds[k] > RED_COPIES:
+            return False
+        h.red += reds[k]
     memcpy(counts, h.counts, sizeof(counts))
     if h.win >= 0:
         counts[h.win] += 1
@@ -1071,6 +1143,8 @@ cdef bint from_hand(object hand, Hand* h) except -1:
                 h.seat_wind = WINDS[value]
             else:
                 h.round_wind = WINDS[value]
+        elif KEY_KIND[key] == KEY_TILES and not read_indicators(value, key, h):
+            return False
     for name, value in hand.options.items():
         slot = OPTIONS[name]
         if OPTION_KIND[slot] == OPTION_TEXT:
@@ -1084,6 +1158,7 @@ cdef bint from_hand(object hand, Hand* h) except -1:
     for seat, melds in hand.other_melds.items():
         h.opened[seat] = any(m.kind.opens for m in melds)
     h.self_drawn = hand.self_drawn
+    h.red = hand.red
     h.seat = hand.seat
     h.dealer = hand.dealer
     h.discarder = -1 if hand.discarder is None else hand.discarder
@@ -1117,6 +1192,16 @@ cdef inline int pair_tile(const Ctx* c) noexcept:
     return -1
 
 
+cdef long long count_held(const Ctx* c, unsigned long long tiles) noexcept:
+    """count(tiles, SET): the tiles held in a tile set, each copy counted."""
+    cdef long long n = 0
+    cdef int t
+    for t in range(N_TILES):
+        if has_tile(tiles, t):
+            n += c.held[t]
+    return n
+
+
 cdef inline long long wind_tile(Ctx* c, int wind) noexcept:
     if WIND_TILES[wind] < 0:
         c.inexact = True  # the interpreter fails on a wind the tile set lacks; let it say so
@@ -1125,17 +1210,14 @@ cdef inline long long wind_tile(Ctx* c, int wind) noexcept:
 
 
 cdef void prepare(Ctx* c, const Hand* h, int win, int mode) noexcept:
-    """The facts of a hand with this winning tile (interpreter.HandFacts) and an empty search."""
+    """The facts of a hand with this winning tile (interpreter.HandFacts; -1: none yet) and an empty search."""
     cdef int t, k, j
-    cdef unsigned long long suits = 0
     cdef const Meld* meld
     cdef Group* g
     c.h = h
-    c.win = win
     c.mode = mode
     c.inexact = False
     memcpy(c.counts, h.counts, sizeof(c.counts))
-    c.counts[win] += 1
     memcpy(c.held, c.counts, sizeof(c.held))
     c.konged = 0
     c.opened = False
@@ -1156,46 +1238,81 @@ cdef void prepare(Ctx* c, const Hand* h, int win, int mode) noexcept:
         if MELD_SHAPE[meld.kind] == SHAPE_KONG:
             c.konged |= 1ULL << meld.tiles[0]
         c.opened = c.opened or MELD_OPENS[meld.kind]
+    c.n_concealed = 0
+    c.concealed_tiles = 0
+    c.held_tiles = 0
+    c.suit_bits = 0
     for t in range(N_TILES):
+        c.n_concealed += c.counts[t]
+        if c.counts[t]:
+            c.concealed_tiles |= 1ULL << t
         if c.held[t]:
-            suits |= SUIT_BIT[t]
-    c.suits = popcount(suits)
+            c.suit_bits |= SUIT_BIT[t]
+            c.held_tiles |= 1ULL << t
+    c.n_declared = h.n_melds
     c.waits[0] = -1
     c.waits[1] = -1
-    c.n_declared = h.n_melds
+    if mode == SEARCH_BEST:
+        memcpy(c.v, FAN_AMOUNT, sizeof(c.v))
+    set_win(c, win)
+
+
+cdef void set_win(Ctx* c, int win) noexcept:
+    """Add the winning tile to the hand (none: -1), and start a new search."""
+    c.win = win
+    if win >= 0:
+        c.counts[win] += 1
+        c.held[win] += 1
+        c.n_concealed += 1
+        c.concealed_tiles |= 1ULL << win
+        c.held_tiles |= 1ULL << win
+    c.suits = popcount(c.suit_bits | (SUIT_BIT[win] if win >= 0 else 0))
     c.n_decompositions = 0
     c.first_unmet = -1
     c.found = False
     c.have_best = False
-    memcpy(c.v, FAN_AMOUNT, sizeof(c.v))
+
+
+cdef void unset_win(Ctx* c) noexcept:
+    """Take the winning tile out of the hand again."""
+    cdef int win = c.win
+    c.counts[win] -= 1
+    c.held[win] -= 1
+    c.n_concealed -= 1
+    if c.counts[win] == 0:
+        c.concealed_tiles &= ~(1ULL << win)
+    if c.held[win] == 0:
+        c.held_tiles &= ~(1ULL << win)
 
 
 cdef int find_waits(const Hand* h, bint any_copy, int* out, bint* inexact) noexcept:
     """Tiles that complete the hand and meet every requirement (Interpreter._waits), into out unless NULL;
     returns how many. With any_copy, a tile whose every copy is held counts too (a wait of the shape)."""
+    cdef Ctx trial
     cdef int before[N_TILES]
     cdef int t, k, n = 0
+    cdef unsigned long long near = ALWAYS_NEAR  # the tiles worth trying: the others complete nothing
+    prepare(&trial, h, -1, SEARCH_ANY)
     memcpy(before, h.counts, sizeof(before))
+    for t in range(N_TILES):
+        if h.counts[t]:
+            near |= NEAR[t]
     for k in range(h.n_melds):
         for t in range(h.melds[k].size):
             before[h.melds[k].tiles[t]] += 1
     for t in range(N_TILES):
-        if has_tile(FLOWERS, t) or (before[t] >= TILE_COPIES[t] and not any_copy):
+        if has_tile(FLOWERS, t) or (before[t] >= TILE_COPIES[t] and not any_copy) or not has_tile(near, t):
             continue
-        if completes(h, t, inexact):
+        set_win(&trial, t)  # the search stops at the first decomposition that meets the requirements
+        search(&trial)
+        unset_win(&trial)
+        if trial.found:
             if out != NULL:
                 out[n] = t
             n += 1
-    return n
-
-
-cdef bint completes(const Hand* h, int win, bint* inexact) noexcept:
-    cdef Ctx trial
-    prepare(&trial, h, win, SEARCH_ANY)
-    search(&trial)
     if trial.inexact:
         inexact[0] = True
-    return trial.found
+    return n
 
 
 cdef long long hand_waits(Ctx* c, bint any_copy) noexcept:
@@ -1241,22 +1358,22 @@ cdef long long let_5(Ctx* c) noexcept:
 
 cdef long long let_6(Ctx* c) noexcept:
     # let let 一色 = suits == 1 and not any(tiles, 字) # 边张 / 嵌张 / 单钓将: one waiting tile, and neither 全求人 nor 四杠 (whose last tile is always the pair)
-    return ((c.suits == 1) and (not any_03_tiles(c)))
+    return ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0)))
 
 
 cdef long long let_7(Ctx* c) noexcept:
     # let let 独听 = (shape_waits == 1 and not (count(sets, exposed and declared) == 4 and not self_drawn) and count(kongs) < 4)
-    return (((hand_waits(c, True) == 1) and (not ((count_04_sets(c) == 4) and (not c.h.context[CTX_self_drawn])))) and (count_05_kongs(c) < 4))
+    return (((hand_waits(c, True) == 1) and (not ((count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn])))) and (count_04_kongs(c) < 4))
 
 
 cdef long long let_8(Ctx* c) noexcept:
     # let let 边张牌 = any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
-    return any_06_chows(c)
+    return any_05_chows(c)
 
 
 cdef long long let_9(Ctx* c) noexcept:
     # let let 嵌张牌 = any(chows, not declared and suit == win.suit and rank + 1 == win.rank) # ---------------------------------------------------------------- 88 fan
-    return any_07_chows(c)
+    return any_06_chows(c)
 
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
@@ -1297,16 +1414,7 @@ cdef long long count_02_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_03_tiles(Ctx* c) noexcept:
-    # any(tiles, 字)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and has_tile(TILESET_6, t):
-            return True
-    return False
-
-
-cdef long long count_04_sets(Ctx* c) noexcept:
+cdef long long count_03_sets(Ctx* c) noexcept:
     # count(sets, exposed and declared)
     cdef int k
     cdef const Group* g
@@ -1318,7 +1426,7 @@ cdef long long count_04_sets(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_05_kongs(Ctx* c) noexcept:
+cdef long long count_04_kongs(Ctx* c) noexcept:
     # count(kongs)
     cdef int k
     cdef const Group* g
@@ -1330,7 +1438,7 @@ cdef long long count_05_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_06_chows(Ctx* c) noexcept:
+cdef bint any_05_chows(Ctx* c) noexcept:
     # any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     cdef int k
     cdef const Group* g
@@ -1341,7 +1449,7 @@ cdef bint any_06_chows(Ctx* c) noexcept:
     return False
 
 
-cdef bint any_07_chows(Ctx* c) noexcept:
+cdef bint any_06_chows(Ctx* c) noexcept:
     # any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     cdef int k
     cdef const Group* g
@@ -1352,16 +1460,7 @@ cdef bint any_07_chows(Ctx* c) noexcept:
     return False
 
 
-cdef bint all_08_tiles(Ctx* c) noexcept:
-    # all(tiles, 绿)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and not has_tile(TILESET_12, t):
-            return False
-    return True
-
-
-cdef long long count_09_groups(Ctx* c) noexcept:
+cdef long long count_07_groups(Ctx* c) noexcept:
     # count(groups, declared)
     cdef int k
     cdef const Group* g
@@ -1373,7 +1472,7 @@ cdef long long count_09_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_10_held_tiles(Ctx* c) noexcept:
+cdef long long count_08_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, rank == 1)
     cdef int t
     cdef long long found = 0
@@ -1383,7 +1482,7 @@ cdef long long count_10_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_11_held_tiles(Ctx* c) noexcept:
+cdef long long count_09_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, rank == 9)
     cdef int t
     cdef long long found = 0
@@ -1393,7 +1492,7 @@ cdef long long count_11_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_12_held_tiles(Ctx* c) noexcept:
+cdef long long count_10_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, rank == 2)
     cdef int t
     cdef long long found = 0
@@ -1403,7 +1502,7 @@ cdef long long count_12_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_13_held_tiles(Ctx* c) noexcept:
+cdef long long count_11_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, rank == 3)
     cdef int t
     cdef long long found = 0
@@ -1413,7 +1512,7 @@ cdef long long count_13_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_14_held_tiles(Ctx* c) noexcept:
+cdef long long count_12_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, rank == 4)
     cdef int t
     cdef long long found = 0
@@ -1423,7 +1522,7 @@ cdef long long count_14_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_15_held_tiles(Ctx* c) noexcept:
+cdef long long count_13_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, rank == 5)
     cdef int t
     cdef long long found = 0
@@ -1433,7 +1532,7 @@ cdef long long count_15_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_16_held_tiles(Ctx* c) noexcept:
+cdef long long count_14_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, rank == 6)
     cdef int t
     cdef long long found = 0
@@ -1443,7 +1542,7 @@ cdef long long count_16_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_17_held_tiles(Ctx* c) noexcept:
+cdef long long count_15_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, rank == 7)
     cdef int t
     cdef long long found = 0
@@ -1453,7 +1552,7 @@ cdef long long count_17_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_18_held_tiles(Ctx* c) noexcept:
+cdef long long count_16_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, rank == 8)
     cdef int t
     cdef long long found = 0
@@ -1463,7 +1562,7 @@ cdef long long count_18_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_19_kinds(Ctx* c) noexcept:
+cdef long long count_17_kinds(Ctx* c) noexcept:
     # count(kinds)
     cdef int t
     cdef long long found = 0
@@ -1473,7 +1572,7 @@ cdef long long count_19_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_20_kinds(Ctx* c) noexcept:
+cdef bint all_18_kinds(Ctx* c) noexcept:
     # all(kinds, rank <= 7)
     cdef int t
     for t in range(N_TILES):
@@ -1482,7 +1581,7 @@ cdef bint all_20_kinds(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_21_kinds(Ctx* c) noexcept:
+cdef bint all_19_kinds(Ctx* c) noexcept:
     # all(kinds, rank >= 3)
     cdef int t
     for t in range(N_TILES):
@@ -1491,7 +1590,7 @@ cdef bint all_21_kinds(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_22_kinds(Ctx* c) noexcept:
+cdef bint all_20_kinds(Ctx* c) noexcept:
     # all(kinds, rank >= 2 and rank <= 8)
     cdef int t
     for t in range(N_TILES):
@@ -1500,16 +1599,7 @@ cdef bint all_22_kinds(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_23_tiles(Ctx* c) noexcept:
-    # all(tiles, 老头)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and not has_tile(TILESET_9, t):
-            return False
-    return True
-
-
-cdef bint any_24_pairs(Ctx* c) noexcept:
+cdef bint any_21_pairs(Ctx* c) noexcept:
     # any(pairs, 风牌)
     cdef int k
     cdef const Group* g
@@ -1520,7 +1610,7 @@ cdef bint any_24_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef bint any_25_pairs(Ctx* c) noexcept:
+cdef bint any_22_pairs(Ctx* c) noexcept:
     # any(pairs, 箭牌)
     cdef int k
     cdef const Group* g
@@ -1531,16 +1621,7 @@ cdef bint any_25_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef bint all_26_tiles(Ctx* c) noexcept:
-    # all(tiles, 字)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and not has_tile(TILESET_6, t):
-            return False
-    return True
-
-
-cdef long long count_27_chows(Ctx* c) noexcept:
+cdef long long count_23_chows(Ctx* c) noexcept:
     # count(chows, rank == 1)
     cdef int k
     cdef const Group* g
@@ -1552,7 +1633,7 @@ cdef long long count_27_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_28_chows(Ctx* c) noexcept:
+cdef long long count_24_chows(Ctx* c) noexcept:
     # count(chows, rank == 7)
     cdef int k
     cdef const Group* g
@@ -1564,26 +1645,7 @@ cdef long long count_28_chows(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_29_tiles(Ctx* c) noexcept:
-    # all(tiles, 幺九)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and not has_tile(TILESET_8, t):
-            return False
-    return True
-
-
-cdef long long count_30_tiles(Ctx* c) noexcept:
-    # count(tiles, 字)
-    cdef int t
-    cdef long long found = 0
-    for t in range(N_TILES):
-        if c.held[t] and has_tile(TILESET_6, t):
-            found += c.held[t]
-    return found
-
-
-cdef bint all_31_groups(Ctx* c) noexcept:
+cdef bint all_25_groups(Ctx* c) noexcept:
     # all(groups, not chow and 双数)
     cdef int k
     cdef const Group* g
@@ -1594,7 +1656,7 @@ cdef bint all_31_groups(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_32_tiles(Ctx* c) noexcept:
+cdef bint all_26_tiles(Ctx* c) noexcept:
     # all(tiles, numbered and rank >= 7)
     cdef int t
     for t in range(N_TILES):
@@ -1603,7 +1665,7 @@ cdef bint all_32_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_33_tiles(Ctx* c) noexcept:
+cdef bint all_27_tiles(Ctx* c) noexcept:
     # all(tiles, numbered and rank >= 4 and rank <= 6)
     cdef int t
     for t in range(N_TILES):
@@ -1612,7 +1674,7 @@ cdef bint all_33_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_34_tiles(Ctx* c) noexcept:
+cdef bint all_28_tiles(Ctx* c) noexcept:
     # all(tiles, numbered and rank <= 3)
     cdef int t
     for t in range(N_TILES):
@@ -1621,7 +1683,7 @@ cdef bint all_34_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_35_chows(Ctx* c) noexcept:
+cdef long long count_29_chows(Ctx* c) noexcept:
     # count(chows, rank == 1 and suit != pair.suit)
     cdef int k
     cdef const Group* g
@@ -1633,7 +1695,7 @@ cdef long long count_35_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_36_chows(Ctx* c) noexcept:
+cdef long long count_30_chows(Ctx* c) noexcept:
     # count(chows, rank == 7 and suit != pair.suit)
     cdef int k
     cdef const Group* g
@@ -1645,7 +1707,7 @@ cdef long long count_36_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_37_kinds(Ctx* c) noexcept:
+cdef long long count_31_kinds(Ctx* c) noexcept:
     # count(kinds, rank == 1)
     cdef int t
     cdef long long found = 0
@@ -1655,7 +1717,7 @@ cdef long long count_37_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_38_kinds(Ctx* c) noexcept:
+cdef long long count_32_kinds(Ctx* c) noexcept:
     # count(kinds, rank == 9)
     cdef int t
     cdef long long found = 0
@@ -1665,7 +1727,7 @@ cdef long long count_38_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_39_groups(Ctx* c) noexcept:
+cdef bint all_33_groups(Ctx* c) noexcept:
     # all(groups, contains(五))
     cdef int k
     cdef const Group* g
@@ -1676,7 +1738,7 @@ cdef bint all_39_groups(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_40_tiles(Ctx* c) noexcept:
+cdef long long count_34_tiles(Ctx* c) noexcept:
     # count(tiles, numbered)
     cdef int t
     cdef long long found = 0
@@ -1686,7 +1748,7 @@ cdef long long count_40_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_41_tiles(Ctx* c) noexcept:
+cdef bint all_35_tiles(Ctx* c) noexcept:
     # all(tiles, numbered and rank >= 6)
     cdef int t
     for t in range(N_TILES):
@@ -1695,7 +1757,7 @@ cdef bint all_41_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_42_tiles(Ctx* c) noexcept:
+cdef bint all_36_tiles(Ctx* c) noexcept:
     # all(tiles, numbered and rank <= 4)
     cdef int t
     for t in range(N_TILES):
@@ -1704,16 +1766,7 @@ cdef bint all_42_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_43_tiles(Ctx* c) noexcept:
-    # all(tiles, 推不倒牌)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and not has_tile(TILESET_13, t):
-            return False
-    return True
-
-
-cdef long long count_44_pungs(Ctx* c) noexcept:
+cdef long long count_37_pungs(Ctx* c) noexcept:
     # count(pungs)
     cdef int k
     cdef const Group* g
@@ -1725,25 +1778,7 @@ cdef long long count_44_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_45_tiles(Ctx* c) noexcept:
-    # any(tiles, 风牌)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and has_tile(TILESET_10, t):
-            return True
-    return False
-
-
-cdef bint any_46_tiles(Ctx* c) noexcept:
-    # any(tiles, 箭牌)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and has_tile(TILESET_11, t):
-            return True
-    return False
-
-
-cdef bint all_47_groups(Ctx* c) noexcept:
+cdef bint all_38_groups(Ctx* c) noexcept:
     # all(groups, contains(幺九))
     cdef int k
     cdef const Group* g
@@ -1754,7 +1789,7 @@ cdef bint all_47_groups(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_48_held_tiles(Ctx* c) noexcept:
+cdef long long count_39_held_tiles(Ctx* c) noexcept:
     # count(held_tiles, tile == win)
     cdef int t
     cdef long long found = 0
@@ -1764,7 +1799,7 @@ cdef long long count_48_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_49_tiles(Ctx* c) noexcept:
+cdef long long count_40_tiles(Ctx* c) noexcept:
     # count(tiles, tile == win)
     cdef int t
     cdef long long found = 0
@@ -1774,7 +1809,7 @@ cdef long long count_49_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_50_pungs(Ctx* c) noexcept:
+cdef long long count_41_pungs(Ctx* c) noexcept:
     # count(pungs, 箭牌)
     cdef int k
     cdef const Group* g
@@ -1786,7 +1821,7 @@ cdef long long count_50_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_51_pungs(Ctx* c) noexcept:
+cdef bint any_42_pungs(Ctx* c) noexcept:
     # any(pungs, tile == round_wind)
     cdef int k
     cdef const Group* g
@@ -1798,7 +1833,7 @@ cdef bint any_51_pungs(Ctx* c) noexcept:
     return result
 
 
-cdef bint any_52_pungs(Ctx* c) noexcept:
+cdef bint any_43_pungs(Ctx* c) noexcept:
     # any(pungs, tile == seat_wind)
     cdef int k
     cdef const Group* g
@@ -1810,7 +1845,7 @@ cdef bint any_52_pungs(Ctx* c) noexcept:
     return result
 
 
-cdef long long count_53_chows(Ctx* c) noexcept:
+cdef long long count_44_chows(Ctx* c) noexcept:
     # count(chows)
     cdef int k
     cdef const Group* g
@@ -1822,7 +1857,7 @@ cdef long long count_53_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_54_sets(Ctx* c) noexcept:
+cdef long long count_45_sets(Ctx* c) noexcept:
     # count(sets)
     cdef int k
     cdef const Group* g
@@ -1834,7 +1869,7 @@ cdef long long count_54_sets(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_55_pairs(Ctx* c) noexcept:
+cdef bint any_46_pairs(Ctx* c) noexcept:
     # any(pairs, numbered)
     cdef int k
     cdef const Group* g
@@ -1845,7 +1880,7 @@ cdef bint any_55_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_56_kinds(Ctx* c) noexcept:
+cdef long long count_47_kinds(Ctx* c) noexcept:
     # count(kinds, copies == 4 and not konged)
     cdef int t
     cdef long long found = 0
@@ -1855,16 +1890,7 @@ cdef long long count_56_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_57_tiles(Ctx* c) noexcept:
-    # any(tiles, 幺九)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and has_tile(TILESET_8, t):
-            return True
-    return False
-
-
-cdef long long count_58_pungs(Ctx* c) noexcept:
+cdef long long count_48_pungs(Ctx* c) noexcept:
     # count(pungs, numbered and 老头)
     cdef int k
     cdef const Group* g
@@ -1876,7 +1902,7 @@ cdef long long count_58_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_59_pungs(Ctx* c) noexcept:
+cdef long long count_49_pungs(Ctx* c) noexcept:
     # count(pungs, 风牌 and tile != seat_wind and tile != round_wind)
     cdef int k
     cdef const Group* g
@@ -1888,7 +1914,7 @@ cdef long long count_59_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_60_pairs(Ctx* c) noexcept:
+cdef bint any_50_pairs(Ctx* c) noexcept:
     # any(pairs, tile == win)
     cdef int k
     cdef const Group* g
@@ -2225,22 +2251,22 @@ cdef int unmet_requirement(Ctx* c) noexcept:
 
 cdef long long fan_02_all_green(Ctx* c) noexcept:
     # fan 绿一色 "All Green" 88: (面子和 or 七对和) and all(tiles, 绿)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and all_08_tiles(c)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_12) == 0)) else 0
 
 
 cdef long long fan_03_nine_gates(Ctx* c) noexcept:
     # fan 九莲宝灯 "Nine Gates" 88: 面子和 and count(groups, declared) == 0 and 一色 and count(held_tiles, rank == 1) == 3 and count(held_tiles, rank == 9) == 3 and count(held_tiles, rank == 2) == 1 and count(held_tiles, rank == 3) == 1 and count(held_tiles, rank == 4) == 1 and count(held_tiles, rank == 5) == 1 and count(held_tiles, rank == 6) == 1 and count(held_tiles, rank == 7) == 1 and count(held_tiles, rank == 8) == 1
-    return 1 if ((((((((((((let_3(c) != 0) and (count_09_groups(c) == 0)) and (let_6(c) != 0)) and (count_10_held_tiles(c) == 3)) and (count_11_held_tiles(c) == 3)) and (count_12_held_tiles(c) == 1)) and (count_13_held_tiles(c) == 1)) and (count_14_held_tiles(c) == 1)) and (count_15_held_tiles(c) == 1)) and (count_16_held_tiles(c) == 1)) and (count_17_held_tiles(c) == 1)) and (count_18_held_tiles(c) == 1)) else 0
+    return 1 if ((((((((((((let_3(c) != 0) and (count_07_groups(c) == 0)) and (let_6(c) != 0)) and (count_08_held_tiles(c) == 3)) and (count_09_held_tiles(c) == 3)) and (count_10_held_tiles(c) == 1)) and (count_11_held_tiles(c) == 1)) and (count_12_held_tiles(c) == 1)) and (count_13_held_tiles(c) == 1)) and (count_14_held_tiles(c) == 1)) and (count_15_held_tiles(c) == 1)) and (count_16_held_tiles(c) == 1)) else 0
 
 
 cdef long long fan_04_four_kongs(Ctx* c) noexcept:
     # fan 四杠 "Four Kongs" 88: count(kongs) == 4
-    return 1 if (count_05_kongs(c) == 4) else 0
+    return 1 if (count_04_kongs(c) == 4) else 0
 
 
 cdef long long fan_05_seven_shifted_pairs(Ctx* c) noexcept:
     # fan 连七对 "Seven Shifted Pairs" 88: 七对和 and 一色 and count(kinds) == 7 and (all(kinds, rank <= 7) or all(kinds, rank >= 3) or all(kinds, rank >= 2 and rank <= 8))
-    return 1 if ((((let_5(c) != 0) and (let_6(c) != 0)) and (count_19_kinds(c) == 7)) and ((all_20_kinds(c) or all_21_kinds(c)) or all_22_kinds(c))) else 0
+    return 1 if ((((let_5(c) != 0) and (let_6(c) != 0)) and (count_17_kinds(c) == 7)) and ((all_18_kinds(c) or all_19_kinds(c)) or all_20_kinds(c))) else 0
 
 
 cdef long long fan_06_thirteen_orphans(Ctx* c) noexcept:
@@ -2250,22 +2276,22 @@ cdef long long fan_06_thirteen_orphans(Ctx* c) noexcept:
 
 cdef long long fan_07_all_terminals(Ctx* c) noexcept:
     # fan 清幺九 "All Terminals" 64: (面子和 or 七对和) and all(tiles, 老头)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and all_23_tiles(c)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_9) == 0)) else 0
 
 
 cdef long long fan_09_little_four_winds(Ctx* c) noexcept:
     # fan 小四喜 "Little Four Winds" 64: 三风刻 and any(pairs, 风牌)
-    return 1 if ((c.n[8] != 0) and any_24_pairs(c)) else 0
+    return 1 if ((c.n[8] != 0) and any_21_pairs(c)) else 0
 
 
 cdef long long fan_11_little_three_dragons(Ctx* c) noexcept:
     # fan 小三元 "Little Three Dragons" 64: 双箭刻 and any(pairs, 箭牌)
-    return 1 if ((c.n[10] != 0) and any_25_pairs(c)) else 0
+    return 1 if ((c.n[10] != 0) and any_22_pairs(c)) else 0
 
 
 cdef long long fan_12_all_honors(Ctx* c) noexcept:
     # fan 字一色 "All Honors" 64: (面子和 or 七对和) and all(tiles, 字)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and all_26_tiles(c)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_6) == 0)) else 0
 
 
 cdef long long fan_13_four_concealed_pungs(Ctx* c) noexcept:
@@ -2275,17 +2301,17 @@ cdef long long fan_13_four_concealed_pungs(Ctx* c) noexcept:
 
 cdef long long fan_14_pure_terminal_chows(Ctx* c) noexcept:
     # fan 一色双龙会 "Pure Terminal Chows" 64: 面子和 and 一色 and count(chows, rank == 1) == 2 and count(chows, rank == 7) == 2 and pair.rank == 5
-    return 1 if (((((let_3(c) != 0) and (let_6(c) != 0)) and (count_27_chows(c) == 2)) and (count_28_chows(c) == 2)) and (rank_of(pair_tile(c)) == 5)) else 0
+    return 1 if (((((let_3(c) != 0) and (let_6(c) != 0)) and (count_23_chows(c) == 2)) and (count_24_chows(c) == 2)) and (rank_of(pair_tile(c)) == 5)) else 0
 
 
 cdef long long fan_18_three_kongs(Ctx* c) noexcept:
     # fan 三杠 "Three Kongs" 32: count(kongs) == 3
-    return 1 if (count_05_kongs(c) == 3) else 0
+    return 1 if (count_04_kongs(c) == 3) else 0
 
 
 cdef long long fan_19_all_terminals_and_honors(Ctx* c) noexcept:
     # fan 混幺九 "All Terminals and Honors" 32: (面子和 or 七对和) and all(tiles, 幺九)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and all_29_tiles(c)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_8) == 0)) else 0
 
 
 cdef long long fan_20_seven_pairs(Ctx* c) noexcept:
@@ -2295,12 +2321,12 @@ cdef long long fan_20_seven_pairs(Ctx* c) noexcept:
 
 cdef long long fan_21_greater_honors_and_knitted_tiles(Ctx* c) noexcept:
     # fan 七星不靠 "Greater Honors and Knitted Tiles" 24: shape == honors_and_knitted and count(tiles, 字) == 7
-    return 1 if ((c.d.shape == T_honors_and_knitted) and (count_30_tiles(c) == 7)) else 0
+    return 1 if ((c.d.shape == T_honors_and_knitted) and (count_held(c, TILESET_6) == 7)) else 0
 
 
 cdef long long fan_22_all_even_pungs(Ctx* c) noexcept:
     # fan 全双刻 "All Even Pungs" 24: 面子和 and all(groups, not chow and 双数)
-    return 1 if ((let_3(c) != 0) and all_31_groups(c)) else 0
+    return 1 if ((let_3(c) != 0) and all_25_groups(c)) else 0
 
 
 cdef long long fan_23_full_flush(Ctx* c) noexcept:
@@ -2310,27 +2336,27 @@ cdef long long fan_23_full_flush(Ctx* c) noexcept:
 
 cdef long long fan_26_upper_tiles(Ctx* c) noexcept:
     # fan 全大 "Upper Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 7)
-    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_32_tiles(c)) else 0
+    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_26_tiles(c)) else 0
 
 
 cdef long long fan_27_middle_tiles(Ctx* c) noexcept:
     # fan 全中 "Middle Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 4 and rank <= 6)
-    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_33_tiles(c)) else 0
+    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_27_tiles(c)) else 0
 
 
 cdef long long fan_28_lower_tiles(Ctx* c) noexcept:
     # fan 全小 "Lower Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank <= 3)
-    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_34_tiles(c)) else 0
+    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_28_tiles(c)) else 0
 
 
 cdef long long fan_30_three_suited_terminal_chows(Ctx* c) noexcept:
     # fan 三色双龙会 "Three-Suited Terminal Chows" 16: 面子和 and pair.rank == 5 and count(chows, rank == 1 and suit != pair.suit) == 2 and count(chows, rank == 7 and suit != pair.suit) == 2 and count(kinds, rank == 1) == 2 and count(kinds, rank == 9) == 2
-    return 1 if ((((((let_3(c) != 0) and (rank_of(pair_tile(c)) == 5)) and (count_35_chows(c) == 2)) and (count_36_chows(c) == 2)) and (count_37_kinds(c) == 2)) and (count_38_kinds(c) == 2)) else 0
+    return 1 if ((((((let_3(c) != 0) and (rank_of(pair_tile(c)) == 5)) and (count_29_chows(c) == 2)) and (count_30_chows(c) == 2)) and (count_31_kinds(c) == 2)) and (count_32_kinds(c) == 2)) else 0
 
 
 cdef long long fan_32_all_fives(Ctx* c) noexcept:
     # fan 全带五 "All Fives" 16: 面子和 and all(groups, contains(五))
-    return 1 if ((let_3(c) != 0) and all_39_groups(c)) else 0
+    return 1 if ((let_3(c) != 0) and all_33_groups(c)) else 0
 
 
 cdef long long fan_34_three_concealed_pungs(Ctx* c) noexcept:
@@ -2345,22 +2371,22 @@ cdef long long fan_35_lesser_honors_and_knitted_tiles(Ctx* c) noexcept:
 
 cdef long long fan_36_knitted_straight(Ctx* c) noexcept:
     # fan 组合龙 "Knitted Straight" 12: shape == knitted_straight or (shape == honors_and_knitted and count(tiles, numbered) == 9)
-    return 1 if ((c.d.shape == T_knitted_straight) or ((c.d.shape == T_honors_and_knitted) and (count_40_tiles(c) == 9))) else 0
+    return 1 if ((c.d.shape == T_knitted_straight) or ((c.d.shape == T_honors_and_knitted) and (count_34_tiles(c) == 9))) else 0
 
 
 cdef long long fan_37_upper_four(Ctx* c) noexcept:
     # fan 大于五 "Upper Four" 12: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 6)
-    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_41_tiles(c)) else 0
+    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_35_tiles(c)) else 0
 
 
 cdef long long fan_38_lower_four(Ctx* c) noexcept:
     # fan 小于五 "Lower Four" 12: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank <= 4)
-    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_42_tiles(c)) else 0
+    return 1 if ((((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[5] != 0))) and all_36_tiles(c)) else 0
 
 
 cdef long long fan_40_reversible_tiles(Ctx* c) noexcept:
     # fan 推不倒 "Reversible Tiles" 8: (面子和 or 七对和) and all(tiles, 推不倒牌)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and all_43_tiles(c)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_13) == 0)) else 0
 
 
 cdef long long fan_43_chicken_hand(Ctx* c) noexcept:
@@ -2390,22 +2416,22 @@ cdef long long fan_47_robbing_the_kong(Ctx* c) noexcept:
 
 cdef long long fan_48_all_pungs(Ctx* c) noexcept:
     # fan 碰碰和 "All Pungs" 6: count(pungs) == 4
-    return 1 if (count_44_pungs(c) == 4) else 0
+    return 1 if (count_37_pungs(c) == 4) else 0
 
 
 cdef long long fan_49_half_flush(Ctx* c) noexcept:
     # fan 混一色 "Half Flush" 6: suits == 1 and any(tiles, 字)
-    return 1 if ((c.suits == 1) and any_03_tiles(c)) else 0
+    return 1 if ((c.suits == 1) and ((c.held_tiles & TILESET_6) != 0)) else 0
 
 
 cdef long long fan_51_all_types(Ctx* c) noexcept:
     # fan 五门齐 "All Types" 6: suits == 3 and any(tiles, 风牌) and any(tiles, 箭牌)
-    return 1 if (((c.suits == 3) and any_45_tiles(c)) and any_46_tiles(c)) else 0
+    return 1 if (((c.suits == 3) and ((c.held_tiles & TILESET_10) != 0)) and ((c.held_tiles & TILESET_11) != 0)) else 0
 
 
 cdef long long fan_52_melded_hand(Ctx* c) noexcept:
     # fan 全求人 "Melded Hand" 6: 面子和 and count(sets, exposed and declared) == 4 and not self_drawn
-    return 1 if (((let_3(c) != 0) and (count_04_sets(c) == 4)) and (not c.h.context[CTX_self_drawn])) else 0
+    return 1 if (((let_3(c) != 0) and (count_03_sets(c) == 4)) and (not c.h.context[CTX_self_drawn])) else 0
 
 
 cdef long long fan_53_two_concealed_kongs(Ctx* c) noexcept:
@@ -2420,7 +2446,7 @@ cdef long long fan_54_concealed_kong_and_melded_kong(Ctx* c) noexcept:
 
 cdef long long fan_55_outside_hand(Ctx* c) noexcept:
     # fan 全带幺 "Outside Hand" 4: 面子和 and all(groups, contains(幺九))
-    return 1 if ((let_3(c) != 0) and all_47_groups(c)) else 0
+    return 1 if ((let_3(c) != 0) and all_38_groups(c)) else 0
 
 
 cdef long long fan_56_fully_concealed_hand(Ctx* c) noexcept:
@@ -2435,22 +2461,22 @@ cdef long long fan_57_two_melded_kongs(Ctx* c) noexcept:
 
 cdef long long fan_58_last_tile(Ctx* c) noexcept:
     # fan 和绝张 "Last Tile" 4: (fourth_tile and count(held_tiles, tile == win) == 0) or count(tiles, tile == win) - count(held_tiles, tile == win) == 4
-    return 1 if ((c.h.context[CTX_fourth_tile] and (count_48_held_tiles(c) == 0)) or ((count_49_tiles(c) - count_48_held_tiles(c)) == 4)) else 0
+    return 1 if ((c.h.context[CTX_fourth_tile] and (count_39_held_tiles(c) == 0)) or ((count_40_tiles(c) - count_39_held_tiles(c)) == 4)) else 0
 
 
 cdef long long fan_59_dragon_pung(Ctx* c) noexcept:
     # fan 箭刻 "Dragon Pung" 2 each: count(pungs, 箭牌)
-    return max(count_50_pungs(c), 0)
+    return max(count_41_pungs(c), 0)
 
 
 cdef long long fan_60_prevalent_wind(Ctx* c) noexcept:
     # fan 圈风刻 "Prevalent Wind" 2: any(pungs, tile == round_wind)
-    return 1 if any_51_pungs(c) else 0
+    return 1 if any_42_pungs(c) else 0
 
 
 cdef long long fan_61_seat_wind(Ctx* c) noexcept:
     # fan 门风刻 "Seat Wind" 2: any(pungs, tile == seat_wind)
-    return 1 if any_52_pungs(c) else 0
+    return 1 if any_43_pungs(c) else 0
 
 
 cdef long long fan_62_concealed_hand(Ctx* c) noexcept:
@@ -2460,12 +2486,12 @@ cdef long long fan_62_concealed_hand(Ctx* c) noexcept:
 
 cdef long long fan_63_all_chows(Ctx* c) noexcept:
     # fan 平和 "All Chows" 2: 常规和 and count(chows) == count(sets) and any(pairs, numbered)
-    return 1 if (((let_4(c) != 0) and (count_53_chows(c) == count_54_sets(c))) and any_55_pairs(c)) else 0
+    return 1 if (((let_4(c) != 0) and (count_44_chows(c) == count_45_sets(c))) and any_46_pairs(c)) else 0
 
 
 cdef long long fan_64_tile_hog(Ctx* c) noexcept:
     # fan 四归一 "Tile Hog" 2 each: count(kinds, copies == 4 and not konged)
-    return max(count_56_kinds(c), 0)
+    return max(count_47_kinds(c), 0)
 
 
 cdef long long fan_66_two_concealed_pungs(Ctx* c) noexcept:
@@ -2480,12 +2506,12 @@ cdef long long fan_67_concealed_kong(Ctx* c) noexcept:
 
 cdef long long fan_68_all_simples(Ctx* c) noexcept:
     # fan 断幺 "All Simples" 2: (面子和 or 七对和) and not any(tiles, 幺九)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not any_57_tiles(c))) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not ((c.held_tiles & TILESET_8) != 0))) else 0
 
 
 cdef long long fan_73_pung_of_terminals_or_honors(Ctx* c) noexcept:
     # fan 幺九刻 "Pung of Terminals or Honors" 1 each: count(pungs, numbered and 老头) + (0 if 三风刻 else count(pungs, 风牌 and tile != seat_wind and tile != round_wind))
-    return max((count_58_pungs(c) + (0 if (c.n[8] != 0) else count_59_pungs(c))), 0)
+    return max((count_48_pungs(c) + (0 if (c.n[8] != 0) else count_49_pungs(c))), 0)
 
 
 cdef long long fan_74_melded_kong(Ctx* c) noexcept:
@@ -2500,7 +2526,7 @@ cdef long long fan_75_one_voided_suit(Ctx* c) noexcept:
 
 cdef long long fan_76_no_honors(Ctx* c) noexcept:
     # fan 无字 "No Honors" 1: not any(tiles, 字)
-    return 1 if (not any_03_tiles(c)) else 0
+    return 1 if (not ((c.held_tiles & TILESET_6) != 0)) else 0
 
 
 cdef long long fan_77_edge_wait(Ctx* c) noexcept:
@@ -2515,7 +2541,7 @@ cdef long long fan_78_closed_wait(Ctx* c) noexcept:
 
 cdef long long fan_79_single_wait(Ctx* c) noexcept:
     # fan 单钓将 "Single Wait" 1: 常规和 and 独听 and not 边张牌 and not 嵌张牌 and any(pairs, tile == win)
-    return 1 if (((((let_4(c) != 0) and (let_7(c) != 0)) and (not (let_8(c) != 0))) and (not (let_9(c) != 0))) and any_60_pairs(c)) else 0
+    return 1 if (((((let_4(c) != 0) and (let_7(c) != 0)) and (not (let_8(c) != 0))) and (not (let_9(c) != 0))) and any_50_pairs(c)) else 0
 
 
 cdef long long fan_80_self_drawn(Ctx* c) noexcept:
@@ -2641,31 +2667,37 @@ cdef struct Readings:
     int tile[MAX_READINGS][SETS + 1]
 
 
-cdef void sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows) noexcept:
+cdef bint sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows) noexcept:
     """Every reading of c.left as `sets` sets and a pair (decompose._standard), taking the lowest tile
-    first so each reading is found once; the groups found so far are on c.stack from `c.n_stack`."""
+    first so each reading is found once; the groups found so far are on c.stack from `c.stack_base`.
+    Readings go into `found`, or with found NULL are placed at once (True: the search may stop)."""
     cdef int i = start, k, r
     while i < N_TILES and c.left[i] == 0:
         i += 1
     if i == N_TILES:
-        if sets == 0 and paired:
-            r = found.n
-            found.n += 1
-            found.size[r] = c.n_stack - c.stack_base
-            for k in range(c.stack_base, c.n_stack):
-                found.kind[r][k - c.stack_base] = c.stack_kind[k]
-                found.tile[r][k - c.stack_base] = c.stack_tile[k]
-        return
+        if sets != 0 or not paired:
+            return False
+        if found == NULL:
+            return place_win(c)
+        r = found.n
+        found.n += 1
+        found.size[r] = c.n_stack - c.stack_base
+        for k in range(c.stack_base, c.n_stack):
+            found.kind[r][k - c.stack_base] = c.stack_kind[k]
+            found.tile[r][k - c.stack_base] = c.stack_tile[k]
+        return False
     if not paired and c.left[i] >= 2:
         push(c, PAIR, i)
         c.left[i] -= 2
-        sets_and_pair(c, found, i, sets, True, chows)
+        if sets_and_pair(c, found, i, sets, True, chows):
+            return True
         c.left[i] += 2
         c.n_stack -= 1
     if sets > 0 and c.left[i] >= 3:
         push(c, PUNG, i)
         c.left[i] -= 3
-        sets_and_pair(c, found, i, sets - 1, paired, chows)
+        if sets_and_pair(c, found, i, sets - 1, paired, chows):
+            return True
         c.left[i] += 3
         c.n_stack -= 1
     if sets > 0 and chows and CHOW_START[i] and c.left[i + 1] > 0 and c.left[i + 2] > 0:
@@ -2673,15 +2705,17 @@ cdef void sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paire
         c.left[i] -= 1
         c.left[i + 1] -= 1
         c.left[i + 2] -= 1
-        sets_and_pair(c, found, i, sets - 1, paired, chows)
+        if sets_and_pair(c, found, i, sets - 1, paired, chows):
+            return True
         c.left[i] += 1
         c.left[i + 1] += 1
         c.left[i + 2] += 1
         c.n_stack -= 1
+    return False
 
 
 cdef bint place_readings(Ctx* c, const Readings* found, const int* order) noexcept:
-    """Each reading (in the given order) after the groups already on the stack; True stops the search."""
+    """Each reading, in the given order; True stops the search."""
     cdef int r, k
     for r in range(found.n):
         c.n_stack = c.stack_base
@@ -2699,15 +2733,15 @@ cdef bint standard(Ctx* c, bint chows) noexcept:
     cdef int order[MAX_READINGS]
     cdef int keys[MAX_READINGS][SETS + 1]
     cdef int sets = SETS - c.h.n_melds
-    cdef int t, r, k, j, tiles = 0
-    for t in range(N_TILES):
-        tiles += c.counts[t]
-    if sets < 0 or tiles != 3 * sets + 2:
+    cdef int r, j
+    if sets < 0 or c.n_concealed != 3 * sets + 2:
         return False  # the tile count alone rules the shape out
     memcpy(c.left, c.counts, sizeof(c.left))
-    found.n = 0
     c.n_stack = 0
     c.stack_base = 0
+    if c.mode == SEARCH_ANY:  # any reading will do: no need to order them
+        return sets_and_pair(c, NULL, 0, sets, False, chows)
+    found.n = 0
     sets_and_pair(c, &found, 0, sets, False, chows)
     for r in range(found.n):
         reading_key(&found, r, keys[r], sets)
@@ -2745,55 +2779,31 @@ cdef bint key_before(const int* a, const int* b, int sets) noexcept:
 cdef bint knitted_straight(Ctx* c, bint chows) noexcept:
     """A knitted straight (147 / 258 / 369 over three suits), then sets and a pair from the rest, the
     straights in order and the readings as found."""
-    cdef Readings found
-    cdef int order[MAX_READINGS]
-    cdef int number, t, r
+    cdef int number, t
     if c.h.n_melds > 1:
         return False
     for number in range(6):
-        if not all_held(c.counts, KNITTED_STRAIGHT[number]):
+        if KNITTED_STRAIGHT[number] & ~c.concealed_tiles:
             continue
         memcpy(c.left, c.counts, sizeof(c.left))
         for t in range(N_TILES):
             if has_tile(KNITTED_STRAIGHT[number], t):
                 c.left[t] -= 1
-        found.n = 0
         c.n_stack = 0
         push(c, KNITTED, number)
         c.stack_base = 1
-        sets_and_pair(c, &found, 0, 1 - c.h.n_melds, False, chows)
-        for r in range(found.n):
-            order[r] = r
-        if place_readings(c, &found, order):
+        if sets_and_pair(c, NULL, 0, 1 - c.h.n_melds, False, chows):
             return True
     return False
 
 
-cdef bint all_held(const int* counts, unsigned long long tiles) noexcept:
-    cdef int t
-    for t in range(N_TILES):
-        if has_tile(tiles, t) and counts[t] == 0:
-            return False
-    return True
-
 
 cdef bint honors_and_knitted(Ctx* c) noexcept:
     """Fourteen different tiles: numbered ones all from one knitted straight, and some honors."""
-    cdef int t, number, tiles = 0
-    cdef unsigned long long numbered = 0, honors = 0
-    if c.h.n_melds != 0:
-        return False
-    for t in range(N_TILES):
-        if c.counts[t] > 1:
-            return False
-        tiles += c.counts[t]
-        if c.counts[t]:
-            if TILE_NUMBERED[t]:
-                numbered |= 1ULL << t
-            else:
-                honors |= 1ULL << t
-    if tiles != 14 or honors == 0:
-        return False
+    cdef int t, number
+    cdef unsigned long long numbered = c.concealed_tiles & NUMBERED, honors = c.concealed_tiles & ~NUMBERED
+    if c.h.n_melds != 0 or c.n_concealed != 14 or popcount(c.concealed_tiles) != 14 or honors == 0:
+        return False  # fourteen tiles, all different
     for number in range(6):
         if (numbered & ~KNITTED_STRAIGHT[number]) == 0:
             break
@@ -2811,15 +2821,12 @@ cdef bint honors_and_knitted(Ctx* c) noexcept:
 
 cdef bint seven_pairs(Ctx* c) noexcept:
     """Seven pairs: no melds, 14 tiles, every count even (four of a kind is two pairs)."""
-    cdef int t, k, tiles = 0
-    if c.h.n_melds != 0:
+    cdef int t, k
+    if c.h.n_melds != 0 or c.n_concealed != 14:
         return False
     for t in range(N_TILES):
         if c.counts[t] % 2:
             return False
-        tiles += c.counts[t]
-    if tiles != 14:
-        return False
     c.n_stack = 0
     for t in range(N_TILES):
         for k in range(c.counts[t] // 2):
@@ -2830,12 +2837,8 @@ cdef bint seven_pairs(Ctx* c) noexcept:
 cdef bint thirteen_orphans(Ctx* c) noexcept:
     """Thirteen orphans: one of each terminal and honor and a pair of one of them, no melds."""
     cdef int[13] orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
-    cdef int t, k, tiles = 0, pair = -1
-    if c.h.n_melds != 0:
-        return False
-    for t in range(N_TILES):
-        tiles += c.counts[t]
-    if tiles != 14:
+    cdef int t, k, pair = -1
+    if c.h.n_melds != 0 or c.n_concealed != 14:
         return False
     for k in range(13):
         t = orphans[k]
@@ -2953,13 +2956,16 @@ cdef bint visit(Ctx* c) noexcept:
     c.total = resolve(c.n, c.v, c.cnt, 0, HAND_FANS)
     c.counted_fans = fans_counted(c)
     c.total += score_late_fans(c)
-    if not c.have_best or c.total > c.best_total or (c.total == c.best_total and has_preferred_fan(c)):
+    c.rank = c.total
+    if not c.have_best or c.rank > c.best_rank or (c.rank == c.best_rank and has_preferred_fan(c)):
         c.have_best = True
         c.best_total = c.total
+        c.best_rank = c.rank
         memcpy(&c.best_d, &c.d, sizeof(Decomposition))
         memcpy(c.best_n, c.n, sizeof(c.n))
         memcpy(c.best_v, c.v, sizeof(c.v))
         memcpy(c.best_cnt, c.cnt, sizeof(c.cnt))
+        memcpy(c.best_scores, c.scores, sizeof(c.scores))
     return False
 
 
@@ -3129,9 +3135,10 @@ cdef object score_hand(const Hand* h):
     restore_best(&c)
     fans = fans_of(c.v, c.cnt, 0, HAND_FANS)
     counted = counted_towards_minimum(&c)
-    if counted < MINIMUM:
+    minimum = 8
+    if counted < minimum:
         return {"ok": True, "winning": False, "fans": fans, "total": c.total,
-                "reason": f"{counted} fan is below the minimum of {MINIMUM}"}
+                "reason": f"{counted} fan is below the minimum of {minimum}"}
     result = {"ok": True, "winning": True, "fans": fans, "total": c.total}
     settle(&c)
     paid = pay(&c)
@@ -3184,7 +3191,13 @@ def evaluate(case):
 
 def evaluate_many(cases):
     """Score many cases in one call: a list of results, in order."""
-    return [evaluate_one(case) for case in cases]
+    collecting = gc.isenabled()
+    gc.disable()  # the results hold no reference cycles: no collection need look through them
+    try:
+        return [evaluate_one(case) for case in cases]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def is_winning(case):

@@ -14,6 +14,8 @@ interpreter words them. A case whose arithmetic leaves exact 64-bit integers (a 
 overflow, a division by zero) is handed to the reference interpreter, which answers it exactly.
 """
 
+import gc
+
 from libc.string cimport memcpy, memset
 
 from dsl.case import read_case
@@ -72,7 +74,8 @@ cdef enum:
     MASK_WORDS = 1  # 64 fans per word of a fan mask
     CONTEXT_SLOTS = 8
     OPTION_SLOTS = 1
-    MINIMUM = 0
+    INDICATOR_KEYS = 1  # context keys of indicator tiles
+    MAX_INDICATORS = 16  # indicators kept per key; a case with more is read by the interpreter
 
 # Names that expressions compare (shapes, waits, suit codes, text options), as small ints.
 cdef enum Text:
@@ -92,7 +95,24 @@ cdef enum Text:
     T_s = 13  # s
     T_NONE = 14  # 
 
-TEXTS = {'standard': 0, 'seven_pairs': 1, 'thirteen_orphans': 2, 'honors_and_knitted': 3, 'knitted_straight': 4, 'edge': 5, 'closed': 6, 'single': 7, 'two_sided': 8, 'pung_wait': 9, 'knitted': 10, 'm': 11, 'p': 12, 's': 13, '': 14}
+TEXT_VALUES = (
+    'standard',
+    'seven_pairs',
+    'thirteen_orphans',
+    'honors_and_knitted',
+    'knitted_straight',
+    'edge',
+    'closed',
+    'single',
+    'two_sided',
+    'pung_wait',
+    'knitted',
+    'm',
+    'p',
+    's',
+    '',
+)
+cdef dict TEXTS = {'standard': 0, 'seven_pairs': 1, 'thirteen_orphans': 2, 'honors_and_knitted': 3, 'knitted_straight': 4, 'edge': 5, 'closed': 6, 'single': 7, 'two_sided': 8, 'pung_wait': 9, 'knitted': 10, 'm': 11, 'p': 12, 's': 13, '': 14}
 
 # What a group of a decomposition is: a set, a pair, a single, or a spec's own meld kind.
 cdef enum GroupKind:
@@ -159,10 +179,20 @@ cdef int[N_TILES] SUIT_BIT = [
     2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 ]
 cdef unsigned long long FLOWERS = 0x0ULL
+# A tile can complete a hand only by joining a group with a held tile (NEAR: the tile itself and its
+# neighbours within two ranks) or as one of the tiles of a special shape (ALWAYS_NEAR).
+cdef unsigned long long[N_TILES] NEAR = [
+    0x7ULL, 0xfULL, 0x1fULL, 0x3eULL, 0x7cULL, 0xf8ULL,
+    0x1f0ULL, 0x1e0ULL, 0x1c0ULL, 0xe00ULL, 0x1e00ULL, 0x3e00ULL,
+    0x7c00ULL, 0xf800ULL, 0x1f000ULL, 0x3e000ULL, 0x3c000ULL, 0x38000ULL,
+    0x1c0000ULL, 0x3c0000ULL, 0x7c0000ULL, 0xf80000ULL, 0x1f00000ULL, 0x3e00000ULL,
+    0x7c00000ULL, 0x7800000ULL, 0x7000000ULL,
+]
+cdef unsigned long long ALWAYS_NEAR = 0x0ULL
 cdef unsigned long long NUMBERED = 0x7ffffffULL
 # The seat and prevalent winds E S W N: the first four tiles that are not numbered (-1: none).
 cdef int[4] WIND_TILES = [-1, -1, -1, -1]
-WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+cdef dict WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 
 # Tile sets.
 cdef unsigned long long TILESET_0 = 0x1ffULL  # 万 (Characters)
@@ -175,11 +205,14 @@ cdef unsigned long long TILESET_6 = 0x4060301ULL  # 幺九 (Terminals)
 cdef unsigned long long TILESET_7 = 0x2492492ULL  # 二五八 (Twos, fives and eights)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
-# CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand.
+# CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
+# five is written with a 0: RED_FIVE is the tile it is (-1: none), at most RED_COPIES of each.
 cdef int[26] CODE_BASE = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 8, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0]
 cdef int[26] CODE_LOW = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
 cdef int[26] CODE_HIGH = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0]
 cdef int[26] CODE_FLOWERS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+cdef int[26] RED_FIVE = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
+cdef int RED_COPIES = 0
 
 # ---------------------------------------------------------------- meld kinds a case may declare
 
@@ -189,7 +222,7 @@ cdef enum MeldShape:
     SHAPE_KONG = 2
     SHAPE_FIXED = 3  # exactly the kind's own tiles
 
-MELD_KINDS = {'pung': 0, 'kong': 1, 'added_kong': 2, 'concealed_kong': 3}
+cdef dict MELD_KINDS = {'pung': 0, 'kong': 1, 'added_kong': 2, 'concealed_kong': 3}
 cdef int[4] MELD_SHAPE = [SHAPE_PUNG, SHAPE_KONG, SHAPE_KONG, SHAPE_KONG]
 cdef int[4] MELD_GROUP = [PUNG, KONG, KONG, KONG]
 cdef int[4] MELD_CONCEALED = [0, 0, 0, 1]
@@ -212,7 +245,7 @@ cdef enum KeyKind:
     KEY_OTHER_MELDS = 9
 
 # key -> index into KEY_KIND and KEY_SLOT; context values live in Hand.context[slot].
-KEYS = {
+cdef dict KEYS = {
     "hand": 0,
     "win": 1,
     "melds": 2,
@@ -234,6 +267,8 @@ cdef int[12] KEY_SLOT = [
     -1, -1, -1, -1, CTX_self_drawn, CTX_seat,
     CTX_dealer, CTX_discarder, CTX_seat_wind, CTX_kong_replacement, CTX_first_turn, CTX_kong_discard,
 ]
+# The list of indicator tiles a key fills in Hand.indicators (-1: none).
+cdef int[12] KEY_INDICATOR = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
 
 cdef enum:  # context slots
     CTX_self_drawn = 0
@@ -250,7 +285,7 @@ cdef enum OptionKind:
     OPTION_INT = 1
     OPTION_TEXT = 2
 
-OPTIONS = {}
+cdef dict OPTIONS = {}
 cdef int[OPTION_SLOTS] OPTION_KIND = [0]
 cdef long long[OPTION_SLOTS] OPTION_DEFAULT = [0]
 
@@ -349,6 +384,7 @@ cdef int N_PREFERRED = 0
 cdef int[1] MINIMUM_EXCLUDED = [0]
 cdef int N_MINIMUM_EXCLUDED = 0
 
+
 REASONS = ('requirement 缺一门 (Missing a suit) is not met',)
 NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs)'
 
@@ -374,6 +410,9 @@ cdef struct Hand:
     long long context[CONTEXT_SLOTS]  # context values as given, 0 when absent
     long long options[OPTION_SLOTS]
     bint opened[N_PLAYERS]  # that seat has laid down a meld that opens the hand
+    int red  # red fives in the hand, the winning tile and the melds
+    int n_indicators[INDICATOR_KEYS]
+    int indicators[INDICATOR_KEYS][MAX_INDICATORS]
 
 cdef struct Group:
     # One set, pair or single of a decomposition (dsl.decompose.Group).
@@ -410,8 +449,12 @@ cdef struct Ctx:
     bint inexact  # some arithmetic left 64-bit integers: the reference interpreter must answer
     # facts of the hand (interpreter.HandFacts)
     int counts[N_TILES]  # concealed tiles, winning tile included
+    int n_concealed  # how many
+    unsigned long long concealed_tiles  # mask of the concealed tiles
     int held[N_TILES]  # every tile, melds included
+    unsigned long long held_tiles  # mask of the tiles held
     unsigned long long konged  # tiles declared as a kong
+    unsigned int suit_bits  # the numbered suits held
     int suits
     bint opened
     int waits[2]  # `waits`, `shape_waits`: -1 until an expression reads them
@@ -432,6 +475,8 @@ cdef struct Ctx:
     long long cnt[FAN_SLOTS]
     long long total
     long long counted_fans  # fans counted after exclusions (flowers aside), for the fans scored last
+    long long rank  # what readings are compared by: the `score:` result `value`, else the total
+    long long scores[1]  # the `score:` results of this reading
     # the best decomposition so far
     bint have_best
     Decomposition best_d
@@ -439,6 +484,8 @@ cdef struct Ctx:
     long long best_v[FAN_SLOTS]
     long long best_cnt[FAN_SLOTS]
     long long best_total
+    long long best_rank
+    long long best_scores[1]
     # settlement: losers in seat order, their shares (loser fans) and the payments
     int n_losers
     Loser losers[N_PLAYERS]
@@ -462,12 +509,13 @@ cdef void clear(Hand* h) noexcept:
         h.options[k] = OPTION_DEFAULT[k]
 
 
-cdef int parse(str text, bint flowers, int* out, int limit) except -2:
-    """Tiles of an mpsz string (`123m4p`) in text order into out (unless NULL); how many, or -1 when
-    dsl.notation.parse_tiles must read it: an unknown tile, another character, more than `limit` tiles."""
+cdef int parse(str text, bint flowers, int* out, int limit, int* reds) except -2:
+    """Tiles of an mpsz string (`123m4p`, a red five `0m`) in text order into out (unless NULL), red
+    fives counted per suit into reds (unless NULL); how many tiles, or -1 when dsl.notation.parse_tiles
+    must read it: an unknown tile, another character, more than `limit` tiles."""
     cdef Py_UCS4 ch
     cdef int digits[16]
-    cdef int n_digits = 0, n = 0, k, suit
+    cdef int n_digits = 0, n = 0, k, suit, tile
     for ch in text:
         if ch == u" ":
             continue
@@ -479,12 +527,18 @@ cdef int parse(str text, bint flowers, int* out, int limit) except -2:
         elif u"a" <= ch <= u"z" and n_digits > 0:
             suit = <int>ch - 97
             for k in range(n_digits):
-                if not CODE_LOW[suit] <= digits[k] <= CODE_HIGH[suit] or (CODE_FLOWERS[suit] and not flowers):
+                if digits[k] == 0 and RED_FIVE[suit] >= 0:
+                    tile = RED_FIVE[suit]
+                    if reds != NULL:
+                        reds[suit] += 1
+                elif CODE_LOW[suit] <= digits[k] <= CODE_HIGH[suit] and (flowers or not CODE_FLOWERS[suit]):
+                    tile = CODE_BASE[suit] + digits[k]
+                else:
                     return -1
                 if out != NULL:
                     if n == limit:
                         return -1
-                    out[n] = CODE_BASE[suit] + digits[k]
+                    out[n] = tile
                 n += 1
             n_digits = 0
         else:
@@ -517,7 +571,7 @@ cdef bint meld_shape_ok(int kind, const int* tiles, int n) noexcept:
     return True
 
 
-cdef bint read_meld(object text, Meld* meld) except -1:
+cdef bint read_meld(object text, Meld* meld, int* reds) except -1:
     """A declared meld such as `pung 555p` (dsl.case._meld) when it is plainly valid."""
     cdef int kind, n, k, j, tile
     if type(text) is not str:
@@ -528,7 +582,7 @@ cdef bint read_meld(object text, Meld* meld) except -1:
     kind = MELD_KINDS.get(parts[0], -1)
     if kind < 0:
         return False
-    n = parse(parts[1], True, meld.tiles, MELD_TILES)
+    n = parse(parts[1], True, meld.tiles, MELD_TILES, reds)
     if n < 0:
         return False
     for k in range(1, n):  # insertion sort: at most MELD_TILES tiles
@@ -545,13 +599,13 @@ cdef bint read_meld(object text, Meld* meld) except -1:
     return True
 
 
-cdef bint read_melds(object melds, Hand* h) except -1:
+cdef bint read_melds(object melds, Hand* h, int* reds) except -1:
     if type(melds) is not list and type(melds) is not tuple:
         return False
     if len(melds) > MAX_MELDS:
         return False
     for item in melds:
-        if not read_meld(item, &h.melds[h.n_melds]):
+        if not read_meld(item, &h.melds[h.n_melds], reds):
             return False
         h.n_melds += 1
     return True
@@ -578,7 +632,7 @@ cdef bint read_other_melds(object others, Hand* h, int* counts) except -1:
         if type(melds) is not list and type(melds) is not tuple:
             return False
         for item in melds:
-            if not read_meld(item, &meld):
+            if not read_meld(item, &meld, NULL):
                 return False
             h.opened[seat] = h.opened[seat] or MELD_OPENS[meld.kind]
             for k in range(meld.size):
@@ -605,6 +659,16 @@ cdef bint read_options(object options, Hand* h) except -1:
     return True
 
 
+cdef bint read_indicators(str text, int key, Hand* h) except -1:
+    """Indicator tiles (dora, ura) of a context key, kept for `indicated(KEY)`."""
+    cdef int slot = KEY_INDICATOR[key]
+    cdef int* out = &h.indicators[slot][0] if slot >= 0 else NULL
+    cdef int n = parse(text, True, out, MAX_INDICATORS, NULL)
+    if slot >= 0:
+        h.n_indicators[slot] = n
+    return n >= 0
+
+
 cdef bint read_context(int key, object value, Hand* h) except -1:
     """One context key's value, checked as dsl.case._context_value checks it."""
     cdef int kind = KEY_KIND[key], slot = KEY_SLOT[key]
@@ -628,7 +692,7 @@ cdef bint read_context(int key, object value, Hand* h) except -1:
         else:
             h.round_wind = WINDS[value]
     elif kind == KEY_TILES:
-        return type(value) is str and parse(value, True, NULL, 0) >= 0
+        return type(value) is str and read_indicators(value, key, h)
     else:
         return False
     return True
@@ -641,11 +705,13 @@ cdef bint read(object case, Hand* h, bint with_win) except -1:
     cdef int key, kind, n, k, t
     cdef int tiles[HAND_SIZE]
     cdef int counts[N_TILES]
+    cdef int reds[26]
     cdef bint has_hand = False
     cdef object hand_text = None, win_text = None, melds = (), options = {}, others = {}
     if type(case) is not dict:
         return False
     clear(h)
+    memset(reds, 0, sizeof(reds))
     for name, value in (<dict>case).items():
         key = KEYS.get(name, -1)
         if key < 0:
@@ -667,17 +733,21 @@ cdef bint read(object case, Hand* h, bint with_win) except -1:
             return False
     if not has_hand or type(hand_text) is not str:
         return False
-    n = parse(hand_text, False, tiles, HAND_SIZE - 1)
+    n = parse(hand_text, False, tiles, HAND_SIZE - 1, reds)
     if n < 0:
         return False
     for k in range(n):
         h.counts[tiles[k]] += 1
     if win_text is not None:
-        if type(win_text) is not str or parse(win_text, False, tiles, 1) != 1:
+        if type(win_text) is not str or parse(win_text, False, tiles, 1, reds) != 1:
             return False
         h.win = tiles[0]
-    if not read_melds(melds, h) or not read_options(options, h):
+    if not read_melds(melds, h, reds) or not read_options(options, h):
         return False
+    for k in range(26):
+        if reds[k] > RED_COPIES:
+            return False
+        h.red += reds[k]
     memcpy(counts, h.counts, sizeof(counts))
     if h.win >= 0:
         counts[h.win] += 1
@@ -735,6 +805,8 @@ cdef bint from_hand(object hand, Hand* h) except -1:
                 h.seat_wind = WINDS[value]
             else:
                 h.round_wind = WINDS[value]
+        elif KEY_KIND[key] == KEY_TILES and not read_indicators(value, key, h):
+            return False
     for name, value in hand.options.items():
         slot = OPTIONS[name]
         if OPTION_KIND[slot] == OPTION_TEXT:
@@ -748,6 +820,7 @@ cdef bint from_hand(object hand, Hand* h) except -1:
     for seat, melds in hand.other_melds.items():
         h.opened[seat] = any(m.kind.opens for m in melds)
     h.self_drawn = hand.self_drawn
+    h.red = hand.red
     h.seat = hand.seat
     h.dealer = hand.dealer
     h.discarder = -1 if hand.discarder is None else hand.discarder
@@ -790,17 +863,14 @@ cdef long long power(Ctx* c, long long base, long long exponent) noexcept:
 
 
 cdef void prepare(Ctx* c, const Hand* h, int win, int mode) noexcept:
-    """The facts of a hand with this winning tile (interpreter.HandFacts) and an empty search."""
+    """The facts of a hand with this winning tile (interpreter.HandFacts; -1: none yet) and an empty search."""
     cdef int t, k, j
-    cdef unsigned long long suits = 0
     cdef const Meld* meld
     cdef Group* g
     c.h = h
-    c.win = win
     c.mode = mode
     c.inexact = False
     memcpy(c.counts, h.counts, sizeof(c.counts))
-    c.counts[win] += 1
     memcpy(c.held, c.counts, sizeof(c.held))
     c.konged = 0
     c.opened = False
@@ -821,46 +891,81 @@ cdef void prepare(Ctx* c, const Hand* h, int win, int mode) noexcept:
         if MELD_SHAPE[meld.kind] == SHAPE_KONG:
             c.konged |= 1ULL << meld.tiles[0]
         c.opened = c.opened or MELD_OPENS[meld.kind]
+    c.n_concealed = 0
+    c.concealed_tiles = 0
+    c.held_tiles = 0
+    c.suit_bits = 0
     for t in range(N_TILES):
+        c.n_concealed += c.counts[t]
+        if c.counts[t]:
+            c.concealed_tiles |= 1ULL << t
         if c.held[t]:
-            suits |= SUIT_BIT[t]
-    c.suits = popcount(suits)
+            c.suit_bits |= SUIT_BIT[t]
+            c.held_tiles |= 1ULL << t
+    c.n_declared = h.n_melds
     c.waits[0] = -1
     c.waits[1] = -1
-    c.n_declared = h.n_melds
+    if mode == SEARCH_BEST:
+        memcpy(c.v, FAN_AMOUNT, sizeof(c.v))
+    set_win(c, win)
+
+
+cdef void set_win(Ctx* c, int win) noexcept:
+    """Add the winning tile to the hand (none: -1), and start a new search."""
+    c.win = win
+    if win >= 0:
+        c.counts[win] += 1
+        c.held[win] += 1
+        c.n_concealed += 1
+        c.concealed_tiles |= 1ULL << win
+        c.held_tiles |= 1ULL << win
+    c.suits = popcount(c.suit_bits | (SUIT_BIT[win] if win >= 0 else 0))
     c.n_decompositions = 0
     c.first_unmet = -1
     c.found = False
     c.have_best = False
-    memcpy(c.v, FAN_AMOUNT, sizeof(c.v))
+
+
+cdef void unset_win(Ctx* c) noexcept:
+    """Take the winning tile out of the hand again."""
+    cdef int win = c.win
+    c.counts[win] -= 1
+    c.held[win] -= 1
+    c.n_concealed -= 1
+    if c.counts[win] == 0:
+        c.concealed_tiles &= ~(1ULL << win)
+    if c.held[win] == 0:
+        c.held_tiles &= ~(1ULL << win)
 
 
 cdef int find_waits(const Hand* h, bint any_copy, int* out, bint* inexact) noexcept:
     """Tiles that complete the hand and meet every requirement (Interpreter._waits), into out unless NULL;
     returns how many. With any_copy, a tile whose every copy is held counts too (a wait of the shape)."""
+    cdef Ctx trial
     cdef int before[N_TILES]
     cdef int t, k, n = 0
+    cdef unsigned long long near = ALWAYS_NEAR  # the tiles worth trying: the others complete nothing
+    prepare(&trial, h, -1, SEARCH_ANY)
     memcpy(before, h.counts, sizeof(before))
+    for t in range(N_TILES):
+        if h.counts[t]:
+            near |= NEAR[t]
     for k in range(h.n_melds):
         for t in range(h.melds[k].size):
             before[h.melds[k].tiles[t]] += 1
     for t in range(N_TILES):
-        if has_tile(FLOWERS, t) or (before[t] >= TILE_COPIES[t] and not any_copy):
+        if has_tile(FLOWERS, t) or (before[t] >= TILE_COPIES[t] and not any_copy) or not has_tile(near, t):
             continue
-        if completes(h, t, inexact):
+        set_win(&trial, t)  # the search stops at the first decomposition that meets the requirements
+        search(&trial)
+        unset_win(&trial)
+        if trial.found:
             if out != NULL:
                 out[n] = t
             n += 1
-    return n
-
-
-cdef bint completes(const Hand* h, int win, bint* inexact) noexcept:
-    cdef Ctx trial
-    prepare(&trial, h, win, SEARCH_ANY)
-    search(&trial)
     if trial.inexact:
         inexact[0] = True
-    return trial.found
+    return n
 
 # ================================================================ the spec's rules
 
@@ -890,16 +995,7 @@ cdef bint all_01_groups(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_02_tiles(Ctx* c) noexcept:
-    # all(tiles, 二五八)
-    cdef int t
-    for t in range(N_TILES):
-        if c.held[t] and not has_tile(TILESET_7, t):
-            return False
-    return True
-
-
-cdef long long count_03_kinds(Ctx* c) noexcept:
+cdef long long count_02_kinds(Ctx* c) noexcept:
     # count(kinds, copies == 4)
     cdef int t
     cdef long long found = 0
@@ -909,7 +1005,7 @@ cdef long long count_03_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_04_kinds(Ctx* c) noexcept:
+cdef long long count_03_kinds(Ctx* c) noexcept:
     # count(kinds, copies == 4 and not konged)
     cdef int t
     cdef long long found = 0
@@ -963,12 +1059,12 @@ cdef long long fan_05_pure_all_pungs(Ctx* c) noexcept:
 
 cdef long long fan_06_all_2_5_8_pungs(Ctx* c) noexcept:
     # fan 将对 "All 2-5-8 pungs" 4: 对对胡 and all(tiles, 二五八)
-    return 1 if ((c.n[1] != 0) and all_02_tiles(c)) else 0
+    return 1 if ((c.n[1] != 0) and ((c.held_tiles & ~TILESET_7) == 0)) else 0
 
 
 cdef long long fan_07_dragon_seven_pairs(Ctx* c) noexcept:
     # fan 龙七对 "Dragon seven pairs" 5: 七对 and count(kinds, copies == 4) >= 1
-    return 1 if ((c.n[4] != 0) and (count_03_kinds(c) >= 1)) else 0
+    return 1 if ((c.n[4] != 0) and (count_02_kinds(c) >= 1)) else 0
 
 
 cdef long long fan_08_pure_seven_pairs(Ctx* c) noexcept:
@@ -998,7 +1094,7 @@ cdef long long fan_12_pure_dragon_seven_pairs(Ctx* c) noexcept:
 
 cdef long long fan_13_root(Ctx* c) noexcept:
     # fan 根 "Root" 1 each: count(kinds, copies == 4 and not konged)
-    return max(count_04_kinds(c), 0)
+    return max(count_03_kinds(c), 0)
 
 
 cdef long long fan_14_win_on_a_kong_replacement(Ctx* c) noexcept:
@@ -1065,31 +1161,37 @@ cdef struct Readings:
     int tile[MAX_READINGS][SETS + 1]
 
 
-cdef void sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows) noexcept:
+cdef bint sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows) noexcept:
     """Every reading of c.left as `sets` sets and a pair (decompose._standard), taking the lowest tile
-    first so each reading is found once; the groups found so far are on c.stack from `c.n_stack`."""
+    first so each reading is found once; the groups found so far are on c.stack from `c.stack_base`.
+    Readings go into `found`, or with found NULL are placed at once (True: the search may stop)."""
     cdef int i = start, k, r
     while i < N_TILES and c.left[i] == 0:
         i += 1
     if i == N_TILES:
-        if sets == 0 and paired:
-            r = found.n
-            found.n += 1
-            found.size[r] = c.n_stack - c.stack_base
-            for k in range(c.stack_base, c.n_stack):
-                found.kind[r][k - c.stack_base] = c.stack_kind[k]
-                found.tile[r][k - c.stack_base] = c.stack_tile[k]
-        return
+        if sets != 0 or not paired:
+            return False
+        if found == NULL:
+            return place_win(c)
+        r = found.n
+        found.n += 1
+        found.size[r] = c.n_stack - c.stack_base
+        for k in range(c.stack_base, c.n_stack):
+            found.kind[r][k - c.stack_base] = c.stack_kind[k]
+            found.tile[r][k - c.stack_base] = c.stack_tile[k]
+        return False
     if not paired and c.left[i] >= 2:
         push(c, PAIR, i)
         c.left[i] -= 2
-        sets_and_pair(c, found, i, sets, True, chows)
+        if sets_and_pair(c, found, i, sets, True, chows):
+            return True
         c.left[i] += 2
         c.n_stack -= 1
     if sets > 0 and c.left[i] >= 3:
         push(c, PUNG, i)
         c.left[i] -= 3
-        sets_and_pair(c, found, i, sets - 1, paired, chows)
+        if sets_and_pair(c, found, i, sets - 1, paired, chows):
+            return True
         c.left[i] += 3
         c.n_stack -= 1
     if sets > 0 and chows and CHOW_START[i] and c.left[i + 1] > 0 and c.left[i + 2] > 0:
@@ -1097,15 +1199,17 @@ cdef void sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paire
         c.left[i] -= 1
         c.left[i + 1] -= 1
         c.left[i + 2] -= 1
-        sets_and_pair(c, found, i, sets - 1, paired, chows)
+        if sets_and_pair(c, found, i, sets - 1, paired, chows):
+            return True
         c.left[i] += 1
         c.left[i + 1] += 1
         c.left[i + 2] += 1
         c.n_stack -= 1
+    return False
 
 
 cdef bint place_readings(Ctx* c, const Readings* found, const int* order) noexcept:
-    """Each reading (in the given order) after the groups already on the stack; True stops the search."""
+    """Each reading, in the given order; True stops the search."""
     cdef int r, k
     for r in range(found.n):
         c.n_stack = c.stack_base
@@ -1123,15 +1227,15 @@ cdef bint standard(Ctx* c, bint chows) noexcept:
     cdef int order[MAX_READINGS]
     cdef int keys[MAX_READINGS][SETS + 1]
     cdef int sets = SETS - c.h.n_melds
-    cdef int t, r, k, j, tiles = 0
-    for t in range(N_TILES):
-        tiles += c.counts[t]
-    if sets < 0 or tiles != 3 * sets + 2:
+    cdef int r, j
+    if sets < 0 or c.n_concealed != 3 * sets + 2:
         return False  # the tile count alone rules the shape out
     memcpy(c.left, c.counts, sizeof(c.left))
-    found.n = 0
     c.n_stack = 0
     c.stack_base = 0
+    if c.mode == SEARCH_ANY:  # any reading will do: no need to order them
+        return sets_and_pair(c, NULL, 0, sets, False, chows)
+    found.n = 0
     sets_and_pair(c, &found, 0, sets, False, chows)
     for r in range(found.n):
         reading_key(&found, r, keys[r], sets)
@@ -1168,15 +1272,12 @@ cdef bint key_before(const int* a, const int* b, int sets) noexcept:
 
 cdef bint seven_pairs(Ctx* c) noexcept:
     """Seven pairs: no melds, 14 tiles, every count even (four of a kind is two pairs)."""
-    cdef int t, k, tiles = 0
-    if c.h.n_melds != 0:
+    cdef int t, k
+    if c.h.n_melds != 0 or c.n_concealed != 14:
         return False
     for t in range(N_TILES):
         if c.counts[t] % 2:
             return False
-        tiles += c.counts[t]
-    if tiles != 14:
-        return False
     c.n_stack = 0
     for t in range(N_TILES):
         for k in range(c.counts[t] // 2):
@@ -1270,13 +1371,16 @@ cdef bint visit(Ctx* c) noexcept:
     count_fans(c)
     value_fans(c)
     c.total = resolve(c.n, c.v, c.cnt, 0, HAND_FANS)
-    if not c.have_best or c.total > c.best_total or (c.total == c.best_total and has_preferred_fan(c)):
+    c.rank = c.total
+    if not c.have_best or c.rank > c.best_rank or (c.rank == c.best_rank and has_preferred_fan(c)):
         c.have_best = True
         c.best_total = c.total
+        c.best_rank = c.rank
         memcpy(&c.best_d, &c.d, sizeof(Decomposition))
         memcpy(c.best_n, c.n, sizeof(c.n))
         memcpy(c.best_v, c.v, sizeof(c.v))
         memcpy(c.best_cnt, c.cnt, sizeof(c.cnt))
+        memcpy(c.best_scores, c.scores, sizeof(c.scores))
     return False
 
 
@@ -1430,9 +1534,10 @@ cdef object score_hand(const Hand* h):
     restore_best(&c)
     fans = fans_of(c.v, c.cnt, 0, HAND_FANS)
     counted = counted_towards_minimum(&c)
-    if counted < MINIMUM:
+    minimum = 0
+    if counted < minimum:
         return {"ok": True, "winning": False, "fans": fans, "total": c.total,
-                "reason": f"{counted} fan is below the minimum of {MINIMUM}"}
+                "reason": f"{counted} fan is below the minimum of {minimum}"}
     result = {"ok": True, "winning": True, "fans": fans, "total": c.total}
     settle(&c)
     paid = pay(&c)
@@ -1485,7 +1590,13 @@ def evaluate(case):
 
 def evaluate_many(cases):
     """Score many cases in one call: a list of results, in order."""
-    return [evaluate_one(case) for case in cases]
+    collecting = gc.isenabled()
+    gc.disable()  # the results hold no reference cycles: no collection need look through them
+    try:
+        return [evaluate_one(case) for case in cases]
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def is_winning(case):

@@ -1,0 +1,161 @@
+"""Hands per second: the interpreter, the compiled checker (one call per hand, and the batch entry
+point), and for 国标 the pymahjonggb engine, all on the same random winning hands, in one run.
+
+    python bench/bench.py [--hands 20000] [SPEC ...]
+
+Prints a Markdown table with the ratios, and the machine it ran on. pymahjonggb is a test-only
+dependency (pip install pymahjonggb); it is given its own input format, converted beforehand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import time
+import warnings
+from collections.abc import Callable, Sequence
+
+import dsl
+from dsl.interpreter import Interpreter
+from dsl.paths import bundled_specs
+from dsl.resolve import load_spec
+from dsl.samples import random_cases
+
+SEED = 2024
+REPEATS = 3  # each timing is the best of this many runs
+INTERPRETER_SECONDS = 3.0  # the interpreter is timed on the hands it gets through in about this long
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("specs", nargs="*", metavar="SPEC", help="default: every bundled spec")
+    parser.add_argument("--hands", type=int, default=20_000, help="random winning hands per spec")
+    args = parser.parse_args()
+    rows = [measure(name, args.hands) for name in args.specs or bundled_specs()]
+    print(table(rows))
+    print()
+    print(machine())
+
+
+def measure(name: str, count: int) -> dict[str, object]:
+    spec = load_spec(name)
+    interpreter = Interpreter(spec)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # benchmark the compiled checker or nothing
+        compiled = dsl.load(name)
+    cases = [c for c in random_cases(spec, count, seed=SEED, kinds={"winning": 1}) if compiled.is_winning(c)]
+    engine = reference_engine(name, cases)
+    if engine is not None:
+        cases = engine[0]
+    row: dict[str, object] = {"spec": name, "hands": len(cases)}
+    sample = cases[:interpreter_sample(interpreter, cases)]
+    row["interpreter"] = rate(lambda: each(interpreter.evaluate, sample), len(sample))
+    row["compiled"] = rate(lambda: each(compiled.evaluate, cases), len(cases))
+    row["batch"] = rate(lambda: compiled.evaluate_many(cases), len(cases))
+    if engine is not None:
+        _, calculate, inputs = engine
+        row["engine"] = rate(lambda: each(lambda i: calculate(**i), inputs), len(inputs))
+    return row
+
+
+def each(function: Callable[[object], object], items: Sequence) -> None:
+    """One call per item, each result dropped at once (as a game server scoring one hand at a time)."""
+    for item in items:
+        function(item)
+
+
+def interpreter_sample(interpreter: Interpreter, cases: Sequence[dict]) -> int:
+    """How many hands the interpreter scores in about INTERPRETER_SECONDS."""
+    started = time.perf_counter()
+    for case in cases[:200]:
+        interpreter.evaluate(case)
+    per_hand = (time.perf_counter() - started) / min(200, len(cases))
+    return max(200, min(len(cases), int(INTERPRETER_SECONDS / max(per_hand, 1e-9))))
+
+
+def rate(run: Callable[[], object], hands: int) -> float:
+    best = float("inf")
+    for _ in range(REPEATS):
+        started = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - started)
+    return hands / best
+
+
+# ---------------------------------------------------------------- pymahjonggb, for 国标
+
+PYMAHJONGGB_TILES = {"m": "W", "s": "T", "p": "B"}
+PYMAHJONGGB_HONORS = ("F1", "F2", "F3", "F4", "J3", "J2", "J1")  # 东 南 西 北 白 发 中
+PYMAHJONGGB_PACKS = {"chow": "CHI", "pung": "PENG", "kong": "GANG", "added_kong": "GANG", "concealed_kong": "GANG"}
+WINDS = ("E", "S", "W", "N")
+
+
+def reference_engine(name: str, cases: list[dict]) -> tuple[list[dict], Callable, list[dict]] | None:
+    """For mcr: the hands pymahjonggb also scores, its function and its inputs."""
+    if name != "mcr":
+        return None
+    try:
+        from MahjongGB import MahjongFanCalculator
+    except ImportError:
+        return None
+    kept, inputs = [], []
+    for case in cases:
+        arguments = pymahjonggb_input(case)
+        try:
+            MahjongFanCalculator(**arguments)
+        except TypeError:  # not a win for it (below 8 fan, or a reading it does not know)
+            continue
+        kept.append(case)
+        inputs.append(arguments)
+    return kept, MahjongFanCalculator, inputs
+
+
+def pymahjonggb_input(case: dict) -> dict:
+    def tile(code: str) -> str:
+        digit, suit = code[0], code[1]
+        return PYMAHJONGGB_HONORS[int(digit) - 1] if suit == "z" else PYMAHJONGGB_TILES[suit] + digit
+
+    def codes(text: str) -> list[str]:
+        return [d + s for digits, s in re.findall(r"(\d+)([mpsz])", text) for d in digits]
+
+    def pack(meld: str) -> tuple[str, str, int]:
+        kind, text = meld.split()
+        middle = sorted(codes(text), key=lambda c: (c[1], c[0]))[1]  # a chow is named by its middle tile
+        return PYMAHJONGGB_PACKS[kind], tile(middle), 0 if kind == "concealed_kong" else 1
+
+    return {"pack": tuple(pack(m) for m in case.get("melds", [])), "hand": tuple(tile(c) for c in codes(case["hand"])),
+            "winTile": tile(case["win"]), "flowerCount": case.get("flowers", 0),
+            "isSelfDrawn": case.get("self_drawn", False), "is4thTile": case.get("fourth_tile", False),
+            "isAboutKong": case.get("kong_replacement", False) or case.get("robbing_kong", False),
+            "isWallLast": case.get("last_tile", False), "seatWind": WINDS.index(case.get("seat_wind", "E")),
+            "prevalentWind": WINDS.index(case.get("round_wind", "E"))}
+
+
+# ---------------------------------------------------------------- report
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    lines = ["| spec | hands | interpreter | compiled, per call | × interpreter | compiled, batch | × interpreter "
+             "| pymahjonggb | per call ÷ pymahjonggb | batch ÷ pymahjonggb |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        interp, compiled, batch = (float(r[k]) for k in ("interpreter", "compiled", "batch"))  # type: ignore[arg-type]
+        engine = float(r["engine"]) if "engine" in r else None  # type: ignore[arg-type]
+        cells = [str(r["spec"]), f"{r['hands']:,}", f"{interp:,.0f}/s", f"{compiled:,.0f}/s",
+                 f"{compiled / interp:,.0f}×", f"{batch:,.0f}/s", f"{batch / interp:,.0f}×"]
+        cells += [f"{engine:,.0f}/s", f"{compiled / engine:.1f}×", f"{batch / engine:.1f}×"] if engine else ["—"] * 3
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo", encoding="utf-8")
+                  if line.startswith("model name")), platform.processor() or "unknown")
+    return (f"Machine: {os.cpu_count()} cores ({model}), Python {platform.python_version()}; "
+            f"each rate is the best of {REPEATS} runs.")
+
+
+if __name__ == "__main__":
+    main()
