@@ -263,8 +263,10 @@ class CaseMaker:
     # -- notation
 
     def _text(self, tiles: list[int]) -> str:
-        """Tiles in one of the ways people write them: grouped by suit, one by one, or shuffled with spaces."""
-        codes = [self.spec.tiles[t].code for t in tiles]
+        """Tiles in one of the ways people write them: grouped by suit, one by one, or shuffled with spaces;
+        some fives written as red fives where the spec has them."""
+        red = {index: code for code, index in self.spec.red_tiles}
+        codes = [red[t] if t in red and self.rng.random() < 0.3 else self.spec.tiles[t].code for t in tiles]
         style = self.rng.random()
         if style < 0.6:
             by_suit: dict[str, str] = {}
@@ -275,7 +277,7 @@ class CaseMaker:
         return (" " if style < 0.7 else "").join(codes)
 
     def _codes(self, text: str) -> list[int]:
-        index = {t.code: t.index for t in self.spec.tiles}
+        index = {t.code: t.index for t in self.spec.tiles} | dict(self.spec.red_tiles)
         compact = text.replace(" ", "")
         tiles, digits = [], ""
         for ch in compact:

@@ -171,10 +171,48 @@ settle:
 """
 
 
-def test_every_feature_compiles_on_demand_and_matches(tmp_path, monkeypatch):
+RESULTS = """\
+variant results "结果" "Results and indicators"
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    suit p 筒 "Dots" 1..9 ×4
+    suit s 条 "Bamboo" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+    red fives ×1
+order 东 南 西 北
+order 白 发 中
+tileset 幺九 "Terminals and honors" = rank 1 9 + 字
+shapes knitted_straight, standard, seven_pairs, honors_and_knitted
+context self_drawn, seat_wind, dora, honba, riichi_sticks
+option need "Fan needed" = 1
+principles 套算一次
+prefer 连
+minimum need excluding 宝
+supersede from 13
+fan 大 "Big" 13: count(pungs) == 4
+fan 平 "Plain" 1: shape == standard or shape == knitted_straight
+fan 对 "Pairs" 2: shape == seven_pairs
+fan 龙 "Knitted" 3: shape == honors_and_knitted or shape == knitted_straight
+fan 头 "Pair tile" 1: pair in 幺九 or next(pair) == win
+fan 连 "Runs" 1 each: combinations(chows, 2, same(suit) and step == 3)
+fan 同 "Same" 2 each: combinations(chows, 3, distinct(suit) and step == 0)
+fan 宝 "Dora" 1 each: indicated(dora) if counted_fans > 0 else 0
+fan 红 "Red" 1 each: red_fives
+score:
+    let points = roundup(total * 150, 100)
+    let value = points * 10 + total
+settle:
+    self_drawn: each loser pays roundup(points / 3, 100) + 100 * honba
+    discard: discarder pays points + 300 * honba
+    pot: 1000 * riichi_sticks
+"""
+
+
+@pytest.mark.parametrize("text", [FEATURES, RESULTS], ids=["features", "results"])
+def test_every_feature_compiles_on_demand_and_matches(text, tmp_path, monkeypatch):
     monkeypatch.setenv("MJDSL_CACHE", str(tmp_path / "cache"))
     path = tmp_path / "features.mj"
-    path.write_text(textwrap.dedent(FEATURES), encoding="utf-8")
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
     spec = load_spec(str(path))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
