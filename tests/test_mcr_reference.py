@@ -1,0 +1,33 @@
+"""国标: the published reference hands (../shared/reference/mcr_cases.jsonl), scored by pymahjonggb 1.4.0."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from mcr_hands import fans_of, mismatch, our_name
+
+import dsl
+from dsl.paths import SPECS_DIR
+
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "mcr_cases.jsonl"
+CASES = [json.loads(line) for line in REFERENCE.read_text(encoding="utf-8").splitlines()] if REFERENCE.exists() else []
+
+pytestmark = [
+    pytest.mark.skipif(not REFERENCE.exists(), reason=f"no reference hands at {REFERENCE}"),
+    pytest.mark.skipif(not (SPECS_DIR / "mcr.mj").exists(), reason="specs/mcr.mj is not written yet"),
+]
+
+
+@pytest.fixture(scope="module")
+def checker() -> dsl.Interpreter:
+    return dsl.load("mcr")
+
+
+@pytest.mark.parametrize("reference", CASES, ids=[c["id"] for c in CASES])
+def test_reference_hand(checker, reference):
+    expected = {our_name(name): fan for name, fan in fans_of(reference["expected"]["fans"]).items()}
+    result = checker.evaluate(reference["case"])
+    why = mismatch(result, expected)
+    assert why is None, f"{reference['id']} ({reference['source']}): {why}\n  case {reference['case']}\n  ours {result}"
