@@ -193,6 +193,13 @@ def _redden(rng: random.Random, tiles: list[Tile]) -> None:
             rng.choice(copies).red = True
 
 
+def _four_fives_hold_the_red(tiles: list[Tile]) -> None:
+    for five in FIVES:
+        copies = [t for t in tiles if t.kind == five]
+        if len(copies) == 4 and not any(t.red for t in copies):
+            copies[-1].red = True
+
+
 def _indicators(rng: random.Random, n: int) -> str:
     tiles = [Tile(rng.randrange(34)) for _ in range(n)]
     for t in tiles:
@@ -224,6 +231,7 @@ def random_case(rng: random.Random) -> dict:  # noqa: C901 - one draw after anot
         win = Tile(rng.randrange(34))
         if sum(t.kind == win.kind for t in concealed + [t for m in meld_tiles for t in m]) >= 4:
             win = Tile(concealed[0].kind)
+        _four_fives_hold_the_red(concealed + [win] + [t for m in meld_tiles for t in m])
     case: dict = {"hand": mpsz(concealed), "win": win.text()}
     if melds:
         case["melds"] = [f"{kind} {mpsz(tiles)}" for (kind, _), tiles in zip(melds, meld_tiles, strict=True)]
