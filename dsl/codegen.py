@@ -637,6 +637,7 @@ class Emitter:
         self.definitions: dict[str, str] = {}  # top-level `let` -> C function
         self.scores: dict[str, str] = {}  # `score:` results -> C function
         self.bindings: dict[str, str] = {}  # settlement `let` -> C function
+        self.reorder_waits = not any(_may_fail(self.spec, r.condition) for r in self.spec.requirements)
         self.context_slots = {k.name: k for k in model.context}
         self.option_slots = {o.name: o for o in model.options}
         self.tilesets = {ts.name: c_name for ts, (c_name, _, _) in zip(self.spec.tilesets, model.tilesets,
@@ -855,7 +856,7 @@ class Emitter:
 
     def _binary(self, e: ir.Binary, where: Where) -> Code:
         if e.op in ("and", "or"):
-            return Code(f"({self.condition(e.left, where)} {e.op} {self.condition(e.right, where)})", "bool")
+            return self._logic(e, where)
         left, right = self.expr(e.left, where).text, self.expr(e.right, where).text
         if e.op in COMPARISONS:
             return Code(f"({left} {e.op} {right})", "bool")
@@ -864,6 +865,15 @@ class Emitter:
         if e.op in CHECKED_ARITHMETIC:
             return Code(f"{CHECKED_ARITHMETIC[e.op]}(c, {left}, {right})", "num")
         raise CodegenError(f"{e.span}: the compiled checker does not support the operator {e.op!r}")
+
+    def _logic(self, e: ir.Binary, where: Where) -> Code:
+        """`a and b and c`: the operands that compute the hand's waits go last, so that a false (for `or`,
+        a true) cheap operand spares that search. The result is the same: the operands have no effects,
+        and computing waits can fail only when a requirement can (then the order is kept)."""
+        operands = _chain(e, e.op)
+        if self.reorder_waits:
+            operands = sorted(operands, key=lambda o: _reads_waits(self.spec, o))
+        return Code("(" + f" {e.op} ".join(self.condition(o, where) for o in operands) + ")", "bool")
 
     def _not(self, e: ir.Not, where: Where) -> Code:
         return Code(f"(not {self.condition(e.operand, where)})", "bool")
@@ -912,6 +922,13 @@ def _reads_waits(spec: ir.Spec, expr: ir.Expr | None, seen: frozenset[str] = fro
             if _reads_waits(spec, p.condition, seen | {p.name}) or _reads_waits(spec, p.value.expr, seen | {p.name}):
                 return True
     return False
+
+
+def _chain(expr: ir.Expr, op: str) -> list[ir.Expr]:
+    """The operands of `a op b op c`, in order."""
+    if isinstance(expr, ir.Binary) and expr.op == op:
+        return _chain(expr.left, op) + _chain(expr.right, op)
+    return [expr]
 
 
 def _may_fail(spec: ir.Spec, expr: ir.Expr) -> bool:

@@ -532,6 +532,7 @@ cdef struct Ctx:
     int counts[N_TILES]  # concealed tiles, winning tile included
     int n_concealed  # how many
     unsigned long long concealed_tiles  # mask of the concealed tiles
+    unsigned long long hand_tiles  # mask of the concealed tiles before the winning tile (`held_tiles`)
     int held[N_TILES]  # every tile, melds included
     unsigned long long held_tiles  # mask of the tiles held
     unsigned long long konged  # tiles declared as a kong
@@ -911,6 +912,7 @@ cdef bint from_hand(object hand, Hand* h) except -1:
 
 cdef extern from *:
     int popcount "__builtin_popcountll" (unsigned long long bits) nogil
+    int lowest_tile "__builtin_ctzll" (unsigned long long tiles) nogil  # the lowest tile of a non-empty set
     bint multiply_overflows "__builtin_mul_overflow" (long long a, long long b, long long* product) nogil
 
 
@@ -977,12 +979,14 @@ cdef void prepare(Ctx* c, const Hand* h, int win, int mode) noexcept:
             c.konged |= 1ULL << meld.tiles[0]
         c.opened = c.opened or MELD_OPENS[meld.kind]
     c.n_concealed = 0
+    c.hand_tiles = 0
     c.concealed_tiles = 0
     c.held_tiles = 0
     c.suit_bits = 0
     for t in range(N_TILES):
         c.n_concealed += c.counts[t]
         if c.counts[t]:
+            c.hand_tiles |= 1ULL << t
             c.concealed_tiles |= 1ULL << t
         if c.held[t]:
             c.suit_bits |= SUIT_BIT[t]
@@ -1162,9 +1166,12 @@ cdef long long count_07_kongs(Ctx* c) noexcept:
 cdef long long count_08_kinds(Ctx* c) noexcept:
     # count(kinds, copies == 4 and not konged)
     cdef int t
+    cdef unsigned long long left = c.held_tiles
     cdef long long found = 0
-    for t in range(N_TILES):
-        if c.held[t] and ((c.held[t] == 4) and (not has_tile(c.konged, t))):
+    while left:  # each kind of tile held, lowest first
+        t = lowest_tile(left)
+        left &= left - 1
+        if ((c.held[t] == 4) and (not has_tile(c.konged, t))):
             found += 1
     return found
 
@@ -1195,9 +1202,12 @@ cdef long long count_10_pungs(Ctx* c) noexcept:
 cdef long long count_11_tiles(Ctx* c) noexcept:
     # count(tiles, suit == win.suit)
     cdef int t
+    cdef unsigned long long left = c.held_tiles
     cdef long long found = 0
-    for t in range(N_TILES):
-        if c.held[t] and (TILE_SUIT[t] == suit_of(c.win)):
+    while left:  # each kind of tile held, lowest first
+        t = lowest_tile(left)
+        left &= left - 1
+        if (TILE_SUIT[t] == suit_of(c.win)):
             found += c.held[t]
     return found
 
@@ -1347,7 +1357,7 @@ cdef long long fan_15(Ctx* c) noexcept:
 
 cdef long long fan_16_directed_all_pungs(Ctx* c) noexcept:
     # fan 定向飘 "Directed all pungs" 5: 手把一 and not win in 字 and count(tiles, suit == win.suit) == 2
-    return 1 if (((c.n[5] != 0) and (not has_tile(TILESET_6, c.win))) and (count_11_tiles(c) == 2)) else 0
+    return 1 if ((c.n[5] != 0) and (not has_tile(TILESET_6, c.win)) and (count_11_tiles(c) == 2)) else 0
 
 
 cdef long long fan_17_followed_the_dealer_in_the_previous_han(Ctx* c) noexcept:

@@ -451,6 +451,7 @@ cdef struct Ctx:
     int counts[N_TILES]  # concealed tiles, winning tile included
     int n_concealed  # how many
     unsigned long long concealed_tiles  # mask of the concealed tiles
+    unsigned long long hand_tiles  # mask of the concealed tiles before the winning tile (`held_tiles`)
     int held[N_TILES]  # every tile, melds included
     unsigned long long held_tiles  # mask of the tiles held
     unsigned long long konged  # tiles declared as a kong
@@ -830,6 +831,7 @@ cdef bint from_hand(object hand, Hand* h) except -1:
 
 cdef extern from *:
     int popcount "__builtin_popcountll" (unsigned long long bits) nogil
+    int lowest_tile "__builtin_ctzll" (unsigned long long tiles) nogil  # the lowest tile of a non-empty set
     bint multiply_overflows "__builtin_mul_overflow" (long long a, long long b, long long* product) nogil
 
 
@@ -892,12 +894,14 @@ cdef void prepare(Ctx* c, const Hand* h, int win, int mode) noexcept:
             c.konged |= 1ULL << meld.tiles[0]
         c.opened = c.opened or MELD_OPENS[meld.kind]
     c.n_concealed = 0
+    c.hand_tiles = 0
     c.concealed_tiles = 0
     c.held_tiles = 0
     c.suit_bits = 0
     for t in range(N_TILES):
         c.n_concealed += c.counts[t]
         if c.counts[t]:
+            c.hand_tiles |= 1ULL << t
             c.concealed_tiles |= 1ULL << t
         if c.held[t]:
             c.suit_bits |= SUIT_BIT[t]
@@ -998,9 +1002,12 @@ cdef bint all_01_groups(Ctx* c) noexcept:
 cdef long long count_02_kinds(Ctx* c) noexcept:
     # count(kinds, copies == 4)
     cdef int t
+    cdef unsigned long long left = c.held_tiles
     cdef long long found = 0
-    for t in range(N_TILES):
-        if c.held[t] and (c.held[t] == 4):
+    while left:  # each kind of tile held, lowest first
+        t = lowest_tile(left)
+        left &= left - 1
+        if (c.held[t] == 4):
             found += 1
     return found
 
@@ -1008,9 +1015,12 @@ cdef long long count_02_kinds(Ctx* c) noexcept:
 cdef long long count_03_kinds(Ctx* c) noexcept:
     # count(kinds, copies == 4 and not konged)
     cdef int t
+    cdef unsigned long long left = c.held_tiles
     cdef long long found = 0
-    for t in range(N_TILES):
-        if c.held[t] and ((c.held[t] == 4) and (not has_tile(c.konged, t))):
+    while left:  # each kind of tile held, lowest first
+        t = lowest_tile(left)
+        left &= left - 1
+        if ((c.held[t] == 4) and (not has_tile(c.konged, t))):
             found += 1
     return found
 
@@ -1079,12 +1089,12 @@ cdef long long fan_09_pure_terminals_in_every_set(Ctx* c) noexcept:
 
 cdef long long fan_10_heavenly_hand(Ctx* c) noexcept:
     # fan 天胡 "Heavenly hand" 6: first_turn and is_dealer and self_drawn
-    return 1 if ((c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer)) and c.h.context[CTX_self_drawn]) else 0
+    return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
 cdef long long fan_11_earthly_hand(Ctx* c) noexcept:
     # fan 地胡 "Earthly hand" 6: first_turn and not is_dealer and self_drawn
-    return 1 if ((c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))) and c.h.context[CTX_self_drawn]) else 0
+    return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer)) and c.h.context[CTX_self_drawn]) else 0
 
 
 cdef long long fan_12_pure_dragon_seven_pairs(Ctx* c) noexcept:
