@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import docs, ir
+from . import docs, ir, scaffold
 from .build import compile_checkers, generated_files, load_all, stale_files, write_files
 from .checkers import Checker, checker_for
 from .codegen import CodegenError
@@ -90,6 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="another context key, e.g. --set kong_replacement=true --set discarder=2")
     p.set_defaults(run=_score)
+
+    scaffold.add_command(commands)
     return parser
 
 
