@@ -102,6 +102,7 @@ def _environment() -> jinja2.Environment:
     env.filters.update(comment=_comment, pystr=repr, pytuple=_pytuple, c_array=_c_array, hexmask=_hexmask,
                        hexmask_of=lambda tiles: _hexmask(_mask(tiles)), tile_code=lambda t, spec: spec.tiles[t].code,
                        fan_name=lambda index, model: model.fans[index].name, index_of=lambda items, x: items.index(x),
+                       wrap=_wrap,
                        option_kind=lambda kind: f"OPTION_{ {'bool': 'BOOL', 'int': 'INT', 'str': 'TEXT'}[kind]}")
     return env
 
@@ -128,6 +129,42 @@ def _c_array(values: list, per_line: int = 16) -> str:
 
 def _hexmask(value: int) -> str:
     return f"0x{value:x}ULL"
+
+
+BREAKS = (" and ", " or ", " else ", " + ", " - ", ", ")
+
+
+def _wrap(code: str, column: int, width: int = 116) -> str:
+    """Break a long expression that starts at `column` at its and / or / else / + / - / commas inside
+    parentheses, each continuation lined up after the parenthesis it is in."""
+    if column + len(code) <= width:
+        return code
+    opened: list[int] = []  # indices of the open parentheses
+    candidates: list[tuple[int, int]] = []  # (where a line may break: a space, the parenthesis it is in)
+    for i, ch in enumerate(code):
+        if ch in "([":
+            opened.append(i)
+        elif ch in ")]":
+            opened.pop()
+        elif ch == " " and 0 < len(opened) <= 2 and any(code.startswith(b, i if b[0] == " " else i - 1)
+                                                        for b in BREAKS):
+            candidates.append((i, opened[-1]))  # not deeper: a staircase of indents reads worse than a long line
+    out, columns, col = [], {}, column
+    ends = [i for i, _ in candidates[1:]] + [len(code)]
+    k = 0
+    for i, ch in enumerate(code):
+        if k < len(candidates) and candidates[k][0] == i:
+            start, paren = candidates[k]
+            if col + (ends[k] - start) > width:
+                col = columns[paren] + 1
+                out.append("\n" + " " * col)
+                k += 1
+                continue
+            k += 1
+        columns[i] = col
+        out.append(ch)
+        col += 1
+    return "".join(out)
 
 
 # ---------------------------------------------------------------- the model the templates read
@@ -860,8 +897,9 @@ class Emitter:
         left, right = self.expr(e.left, where).text, self.expr(e.right, where).text
         if e.op in COMPARISONS:
             return Code(f"({left} {e.op} {right})", "bool")
-        if e.op in ("+", "-"):
-            return Code(f"({left} {e.op} {right})", "num")
+        if e.op in ("+", "-"):  # `a + b - c` needs no parentheses on its left
+            chained = isinstance(e.left, ir.Binary) and e.left.op in ("+", "-")
+            return Code(f"({left[1:-1] if chained else left} {e.op} {right})", "num")
         if e.op in CHECKED_ARITHMETIC:
             return Code(f"{CHECKED_ARITHMETIC[e.op]}(c, {left}, {right})", "num")
         raise CodegenError(f"{e.span}: the compiled checker does not support the operator {e.op!r}")
@@ -882,9 +920,11 @@ class Emitter:
         return Code(f"(-{self.number(e.operand, where)})", "num")
 
     def _conditional(self, e: ir.Conditional, where: Where) -> Code:
+        """`a if p else b if q else c`: a chain of conditions in one pair of parentheses."""
         then, otherwise = self.expr(e.then, where), self.expr(e.otherwise, where)
         kind = then.kind if then.kind == otherwise.kind else "num"
-        return Code(f"({then.text} if {self.condition(e.condition, where)} else {otherwise.text})", kind)
+        rest = otherwise.text[1:-1] if isinstance(e.otherwise, ir.Conditional) else otherwise.text
+        return Code(f"({then.text} if {self.condition(e.condition, where)} else {rest})", kind)
 
 
 # ---------------------------------------------------------------- analysis
@@ -975,13 +1015,23 @@ def _fan_line(p: ir.Pattern) -> str:
 
 
 def _source_text(span) -> str:
-    """The spec text a node was written as, on one line, for a comment next to its code."""
+    """The spec text a node was written as, on one line and without comments, for a comment next to its code."""
     lines = span.source.text.splitlines()[span.line - 1:span.end_line]
     if not lines:
         return ""
     if len(lines) == 1:
-        text = lines[0][span.column - 1:span.end_column - 1]
+        lines = [lines[0][span.column - 1:span.end_column - 1]]
     else:
-        text = " ".join([lines[0][span.column - 1:], *(line.strip() for line in lines[1:-1]),
-                         lines[-1][:span.end_column - 1].strip()])
-    return " ".join(text.split())
+        lines = [lines[0][span.column - 1:], *lines[1:-1], lines[-1][:span.end_column - 1]]
+    return " ".join(" ".join(_code_part(line) for line in lines).split())
+
+
+def _code_part(line: str) -> str:
+    """A spec line without its `#` comment (a `#` inside a string stays)."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[:i]
+    return line

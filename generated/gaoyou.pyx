@@ -122,7 +122,7 @@ TEXT_VALUES = (
     'f',
     '',
 )
-cdef dict TEXTS = {'standard': 0, 'seven_pairs': 1, 'thirteen_orphans': 2, 'honors_and_knitted': 3, 'knitted_straight': 4, 'edge': 5, 'closed': 6, 'single': 7, 'two_sided': 8, 'pung_wait': 9, 'knitted': 10, 's': 11, 'p': 12, 'm': 13, 'z': 14, 'f': 15, '': 16}
+cdef dict TEXTS = {value: number for number, value in enumerate(TEXT_VALUES)}
 
 # What a group of a decomposition is: a set, a pair, a single, or a spec's own meld kind.
 cdef enum GroupKind:
@@ -235,11 +235,26 @@ cdef unsigned long long TILESET_12 = 0x1b0d86cULL  # 小牌 (Small tiles)
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
 # five is written with a 0: RED_FIVE is the tile it is (-1: none), at most RED_COPIES of each.
-cdef int[26] CODE_BASE = [0, 0, 0, 0, 0, 30, 0, 0, 0, 0, 0, 0, 17, 0, 0, 8, 0, 0, -1, 0, 0, 0, 0, 0, 0, 26]
-cdef int[26] CODE_LOW = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
-cdef int[26] CODE_HIGH = [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 9, 0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 4]
-cdef int[26] CODE_FLOWERS = [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-cdef int[26] RED_FIVE = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
+cdef int[26] CODE_BASE = [
+    0, 0, 0, 0, 0, 30, 0, 0, 0, 0, 0, 0, 17,
+    0, 0, 8, 0, 0, -1, 0, 0, 0, 0, 0, 0, 26,
+]
+cdef int[26] CODE_LOW = [
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+]
+cdef int[26] CODE_HIGH = [
+    0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 9,
+    0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 4,
+]
+cdef int[26] CODE_FLOWERS = [
+    0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]
+cdef int[26] RED_FIVE = [
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+]
 cdef int RED_COPIES = 0
 
 # ---------------------------------------------------------------- meld kinds a case may declare
@@ -250,7 +265,10 @@ cdef enum MeldShape:
     SHAPE_KONG = 2
     SHAPE_FIXED = 3  # exactly the kind's own tiles
 
-cdef dict MELD_KINDS = {'chow': 0, 'pung': 1}
+cdef dict MELD_KINDS = {
+    'chow': 0,
+    'pung': 1,
+}
 cdef int[2] MELD_SHAPE = [SHAPE_CHOW, SHAPE_PUNG]
 cdef int[2] MELD_GROUP = [CHOW, PUNG]
 cdef int[2] MELD_CONCEALED = [0, 0]
@@ -353,9 +371,11 @@ FAN_ENGLISH = (
     'Laid-down triplet, big',
     'Bottom tile',
 )
-cdef long long[FAN_SLOTS] FAN_AMOUNT = [10, 1, 2, 4, 2, 4, 8, 4, 8, 16, 0]  # fixed values
-cdef int[FAN_SLOTS] FAN_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]  # declaration order
-cdef int[FAN_SLOTS] BY_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]  # fans in declaration order: results list them so
+# The value of each fan of fixed value, each fan's place in the spec, and the fans in that order (as results
+# list them).
+cdef long long[FAN_SLOTS] FAN_AMOUNT = [10, 1, 2, 4, 2, 4, 8, 4, 8, 16, 0]
+cdef int[FAN_SLOTS] FAN_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+cdef int[FAN_SLOTS] BY_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 # CUT[fan * MASK_WORDS + word]: the fans a counting fan removes (不计, and the rest of its exclusive groups).
 cdef unsigned long long[FAN_SLOTS * MASK_WORDS] CUT = [
     0x0ULL,  # 0 胡牌
@@ -1080,7 +1100,9 @@ cdef long long sum_10_pungs(Ctx* c) noexcept:
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
-            found += (times(c, (1 if ((g.tiles & ~TILESET_12) == 0) else (2 if ((g.tiles & ~TILESET_11) == 0) else 4)), (4 if g.concealed else 1)) if g.with_win else 0)
+            found += (times(c,
+                            (1 if ((g.tiles & ~TILESET_12) == 0) else 2 if ((g.tiles & ~TILESET_11) == 0) else 4),
+                            (4 if g.concealed else 1)) if g.with_win else 0)
     return found
 
 # ---------------------------------------------------------------- requirements

@@ -121,7 +121,7 @@ TEXT_VALUES = (
     'z',
     '',
 )
-cdef dict TEXTS = {'standard': 0, 'seven_pairs': 1, 'thirteen_orphans': 2, 'honors_and_knitted': 3, 'knitted_straight': 4, 'edge': 5, 'closed': 6, 'single': 7, 'two_sided': 8, 'pung_wait': 9, 'knitted': 10, 'm': 11, 's': 12, 'p': 13, 'z': 14, '': 15}
+cdef dict TEXTS = {value: number for number, value in enumerate(TEXT_VALUES)}
 
 # What a group of a decomposition is: a set, a pair, a single, or a spec's own meld kind.
 cdef enum GroupKind:
@@ -248,11 +248,26 @@ cdef unsigned long long TILESET_15 = 0x402010ULL  # 五 (Fives)
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
 # five is written with a 0: RED_FIVE is the tile it is (-1: none), at most RED_COPIES of each.
-cdef int[26] CODE_BASE = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 17, 0, 0, 8, 0, 0, 0, 0, 0, 0, 26]
-cdef int[26] CODE_LOW = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
-cdef int[26] CODE_HIGH = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 7]
-cdef int[26] CODE_FLOWERS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-cdef int[26] RED_FIVE = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
+cdef int[26] CODE_BASE = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1,
+    0, 0, 17, 0, 0, 8, 0, 0, 0, 0, 0, 0, 26,
+]
+cdef int[26] CODE_LOW = [
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+]
+cdef int[26] CODE_HIGH = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9,
+    0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 7,
+]
+cdef int[26] CODE_FLOWERS = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]
+cdef int[26] RED_FIVE = [
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+]
 cdef int RED_COPIES = 0
 
 # ---------------------------------------------------------------- meld kinds a case may declare
@@ -263,7 +278,13 @@ cdef enum MeldShape:
     SHAPE_KONG = 2
     SHAPE_FIXED = 3  # exactly the kind's own tiles
 
-cdef dict MELD_KINDS = {'chow': 0, 'pung': 1, 'kong': 2, 'added_kong': 3, 'concealed_kong': 4}
+cdef dict MELD_KINDS = {
+    'chow': 0,
+    'pung': 1,
+    'kong': 2,
+    'added_kong': 3,
+    'concealed_kong': 4,
+}
 cdef int[5] MELD_SHAPE = [SHAPE_CHOW, SHAPE_PUNG, SHAPE_KONG, SHAPE_KONG, SHAPE_KONG]
 cdef int[5] MELD_GROUP = [CHOW, PUNG, KONG, KONG, KONG]
 cdef int[5] MELD_CONCEALED = [0, 0, 0, 0, 1]
@@ -595,6 +616,8 @@ FAN_ENGLISH = (
     'Self-Drawn',
     'Flower Tiles',
 )
+# The value of each fan of fixed value, each fan's place in the spec, and the fans in that order (as results
+# list them).
 cdef long long[FAN_SLOTS] FAN_AMOUNT = [
     88, 88, 88, 88, 88, 88, 88, 64, 12, 64, 6, 64, 64, 64, 64, 48,
     48, 32, 32, 32, 24, 24, 24, 24, 24, 24, 24, 24, 24, 16, 16, 16,
@@ -602,7 +625,7 @@ cdef long long[FAN_SLOTS] FAN_AMOUNT = [
     6, 6, 6, 6, 6, 6, 5, 4, 4, 4, 4, 2, 2, 2, 2, 2,
     2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1,
-]  # fixed values
+]
 cdef int[FAN_SLOTS] FAN_ORDER = [
     0, 1, 2, 3, 4, 5, 6, 7, 37, 8, 53, 9, 10, 11, 12, 13,
     14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
@@ -610,7 +633,7 @@ cdef int[FAN_SLOTS] FAN_ORDER = [
     47, 48, 49, 50, 51, 52, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
     64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
     80, 81,
-]  # declaration order
+]
 cdef int[FAN_SLOTS] BY_ORDER = [
     0, 1, 2, 3, 4, 5, 6, 7, 9, 11, 12, 13, 14, 15, 16, 17,
     18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
@@ -618,7 +641,7 @@ cdef int[FAN_SLOTS] BY_ORDER = [
     49, 50, 51, 52, 53, 10, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
     64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79,
     80, 81,
-]  # fans in declaration order: results list them so
+]
 # CUT[fan * MASK_WORDS + word]: the fans a counting fan removes (不计, and the rest of its exclusive groups).
 cdef unsigned long long[FAN_SLOTS * MASK_WORDS] CUT = [
     0x3001000000000300ULL, 0x200ULL,  # 0 大四喜: 三风刻 小四喜 碰碰和 圈风刻 门风刻 幺九刻
@@ -1331,52 +1354,53 @@ cdef long long hand_waits(Ctx* c, bint any_copy) noexcept:
 
 
 cdef long long let_0(Ctx* c) noexcept:
-    # let let 明杠数 = count(kongs, exposed)
+    # let 明杠数 = count(kongs, exposed)
     return count_00_kongs(c)
 
 
 cdef long long let_1(Ctx* c) noexcept:
-    # let let 暗杠数 = count(kongs, concealed)
+    # let 暗杠数 = count(kongs, concealed)
     return count_01_kongs(c)
 
 
 cdef long long let_2(Ctx* c) noexcept:
-    # let let 暗刻数 = count(pungs, concealed)
+    # let 暗刻数 = count(pungs, concealed)
     return count_02_pungs(c)
 
 
 cdef long long let_3(Ctx* c) noexcept:
-    # let let 面子和 = shape == standard
+    # let 面子和 = shape == standard
     return (c.d.shape == T_standard)
 
 
 cdef long long let_4(Ctx* c) noexcept:
-    # let let 常规和 = shape == standard or shape == knitted_straight
+    # let 常规和 = shape == standard or shape == knitted_straight
     return ((c.d.shape == T_standard) or (c.d.shape == T_knitted_straight))
 
 
 cdef long long let_5(Ctx* c) noexcept:
-    # let let 七对和 = shape == seven_pairs
+    # let 七对和 = shape == seven_pairs
     return (c.d.shape == T_seven_pairs)
 
 
 cdef long long let_6(Ctx* c) noexcept:
-    # let let 一色 = suits == 1 and not any(tiles, 字) # 边张 / 嵌张 / 单钓将: one waiting tile, and neither 全求人 nor 四杠 (whose last tile is always the pair)
+    # let 一色 = suits == 1 and not any(tiles, 字)
     return ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0)))
 
 
 cdef long long let_7(Ctx* c) noexcept:
-    # let let 独听 = (shape_waits == 1 and not (count(sets, exposed and declared) == 4 and not self_drawn) and count(kongs) < 4)
-    return ((not ((count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn]))) and (count_04_kongs(c) < 4) and (hand_waits(c, True) == 1))
+    # let 独听 = (shape_waits == 1 and not (count(sets, exposed and declared) == 4 and not self_drawn) and count(kongs) < 4)
+    return ((not ((count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn]))) and (count_04_kongs(c) < 4)
+            and (hand_waits(c, True) == 1))
 
 
 cdef long long let_8(Ctx* c) noexcept:
-    # let let 边张牌 = any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
+    # let 边张牌 = any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     return any_05_chows(c)
 
 
 cdef long long let_9(Ctx* c) noexcept:
-    # let let 嵌张牌 = any(chows, not declared and suit == win.suit and rank + 1 == win.rank) # ---------------------------------------------------------------- 88 fan
+    # let 嵌张牌 = any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     return any_06_chows(c)
 
 # ---------------------------------------------------------------- count / all / any / sum / combinations
@@ -1448,7 +1472,9 @@ cdef bint any_05_chows(Ctx* c) noexcept:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c.win)) and ((TILE_RANK[g.tile] == rank_of(c.win)) or ((TILE_RANK[g.tile] + 2) == rank_of(c.win)))):
+        if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c.win))
+                               and ((TILE_RANK[g.tile] == rank_of(c.win))
+                                    or ((TILE_RANK[g.tile] + 2) == rank_of(c.win)))):
             return True
     return False
 
@@ -1459,7 +1485,8 @@ cdef bint any_06_chows(Ctx* c) noexcept:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c.win)) and ((TILE_RANK[g.tile] + 1) == rank_of(c.win))):
+        if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c.win))
+                               and ((TILE_RANK[g.tile] + 1) == rank_of(c.win))):
             return True
     return False
 
@@ -1984,7 +2011,9 @@ cdef long long count_49_pungs(Ctx* c) noexcept:
     cdef long long found = 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILESET_10) == 0) and (g.tile != wind_tile(c, c.h.seat_wind)) and (g.tile != wind_tile(c, c.h.round_wind))):
+        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILESET_10) == 0)
+                                                   and (g.tile != wind_tile(c, c.h.seat_wind))
+                                                   and (g.tile != wind_tile(c, c.h.round_wind))):
             found += 1
     return found
 
@@ -2225,25 +2254,34 @@ cdef void combine(Ctx* c, int source, FanOf fan_of, const int* pair_fans, int n_
 cdef int fan_of_pungs(Ctx* c, const Group** combo, int k) noexcept:
     """The first fan (in the spec's order) that these k pungs make, -1 if none."""
     if k == 2:
-        if ((combo_tiles(combo, k) & ~TILESET_11) == 0):  # 双箭刻: combinations(pungs, 2, 箭牌)
+        # 双箭刻: combinations(pungs, 2, 箭牌)
+        if ((combo_tiles(combo, k) & ~TILESET_11) == 0):
             return 10
-        if (combo_numbered(combo, k) and (combo_step(combo, k) == 0)):  # 双同刻: combinations(pungs, 2, numbered and step == 0)
+        # 双同刻: combinations(pungs, 2, numbered and step == 0)
+        if (combo_numbered(combo, k) and (combo_step(combo, k) == 0)):
             return 65
     if k == 3:
-        if ((combo_tiles(combo, k) & ~TILESET_11) == 0):  # 大三元: combinations(pungs, 3, 箭牌)
+        # 大三元: combinations(pungs, 3, 箭牌)
+        if ((combo_tiles(combo, k) & ~TILESET_11) == 0):
             return 1
-        if ((combo_tiles(combo, k) & ~TILESET_10) == 0):  # 三风刻: combinations(pungs, 3, 风牌)
+        # 三风刻: combinations(pungs, 3, 风牌)
+        if ((combo_tiles(combo, k) & ~TILESET_10) == 0):
             return 8
-        if (combo_numbered(combo, k) and combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 1)):  # 一色三节高: combinations(pungs, 3, numbered and same(suit) and step == 1)
+        # 一色三节高: combinations(pungs, 3, numbered and same(suit) and step == 1)
+        if (combo_numbered(combo, k) and combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 1)):
             return 25
-        if (combo_numbered(combo, k) and combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 0)):  # 三同刻: combinations(pungs, 3, numbered and distinct(suit) and step == 0)
+        # 三同刻: combinations(pungs, 3, numbered and distinct(suit) and step == 0)
+        if (combo_numbered(combo, k) and combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 0)):
             return 33
-        if (combo_numbered(combo, k) and combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 1)):  # 三色三节高: combinations(pungs, 3, numbered and distinct(suit) and step == 1)
+        # 三色三节高: combinations(pungs, 3, numbered and distinct(suit) and step == 1)
+        if (combo_numbered(combo, k) and combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 1)):
             return 42
     if k == 4:
-        if ((combo_tiles(combo, k) & ~TILESET_10) == 0):  # 大四喜: combinations(pungs, 4, 风牌)
+        # 大四喜: combinations(pungs, 4, 风牌)
+        if ((combo_tiles(combo, k) & ~TILESET_10) == 0):
             return 0
-        if (combo_numbered(combo, k) and combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 1)):  # 一色四节高: combinations(pungs, 4, numbered and same(suit) and step == 1)
+        # 一色四节高: combinations(pungs, 4, numbered and same(suit) and step == 1)
+        if (combo_numbered(combo, k) and combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 1)):
             return 16
     return -1
 
@@ -2267,31 +2305,43 @@ cdef void combine_pungs(Ctx* c) noexcept:
 cdef int fan_of_chows(Ctx* c, const Group** combo, int k) noexcept:
     """The first fan (in the spec's order) that these k chows make, -1 if none."""
     if k == 2:
-        if combo_same(combo, k, ATTR_TILE):  # 一般高: combinations(chows, 2, same(tile))
+        # 一般高: combinations(chows, 2, same(tile))
+        if combo_same(combo, k, ATTR_TILE):
             return 69
-        if (combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 0)):  # 喜相逢: combinations(chows, 2, distinct(suit) and step == 0)
+        # 喜相逢: combinations(chows, 2, distinct(suit) and step == 0)
+        if (combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 0)):
             return 70
-        if (combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 3)):  # 连六: combinations(chows, 2, same(suit) and step == 3)
+        # 连六: combinations(chows, 2, same(suit) and step == 3)
+        if (combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 3)):
             return 71
-        if (combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 6)):  # 老少副: combinations(chows, 2, same(suit) and step == 6)
+        # 老少副: combinations(chows, 2, same(suit) and step == 6)
+        if (combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 6)):
             return 72
     if k == 3:
-        if combo_same(combo, k, ATTR_TILE):  # 一色三同顺: combinations(chows, 3, same(tile))
+        # 一色三同顺: combinations(chows, 3, same(tile))
+        if combo_same(combo, k, ATTR_TILE):
             return 24
-        if (combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 3)):  # 清龙: combinations(chows, 3, same(suit) and step == 3)
+        # 清龙: combinations(chows, 3, same(suit) and step == 3)
+        if (combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 3)):
             return 29
-        if (combo_same(combo, k, ATTR_SUIT) and ((combo_step(combo, k) == 1) or (combo_step(combo, k) == 2))):  # 一色三步高: combinations(chows, 3, same(suit) and (step == 1 or step == 2))
+        # 一色三步高: combinations(chows, 3, same(suit) and (step == 1 or step == 2))
+        if (combo_same(combo, k, ATTR_SUIT) and ((combo_step(combo, k) == 1) or (combo_step(combo, k) == 2))):
             return 31
-        if (combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 3)):  # 花龙: combinations(chows, 3, distinct(suit) and step == 3)
+        # 花龙: combinations(chows, 3, distinct(suit) and step == 3)
+        if (combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 3)):
             return 39
-        if (combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 0)):  # 三色三同顺: combinations(chows, 3, distinct(suit) and step == 0)
+        # 三色三同顺: combinations(chows, 3, distinct(suit) and step == 0)
+        if (combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 0)):
             return 41
-        if (combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 1)):  # 三色三步高: combinations(chows, 3, distinct(suit) and step == 1)
+        # 三色三步高: combinations(chows, 3, distinct(suit) and step == 1)
+        if (combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 1)):
             return 50
     if k == 4:
-        if combo_same(combo, k, ATTR_TILE):  # 一色四同顺: combinations(chows, 4, same(tile))
+        # 一色四同顺: combinations(chows, 4, same(tile))
+        if combo_same(combo, k, ATTR_TILE):
             return 15
-        if (combo_same(combo, k, ATTR_SUIT) and ((combo_step(combo, k) == 1) or (combo_step(combo, k) == 2))):  # 一色四步高: combinations(chows, 4, same(suit) and (step == 1 or step == 2))
+        # 一色四步高: combinations(chows, 4, same(suit) and (step == 1 or step == 2))
+        if (combo_same(combo, k, ATTR_SUIT) and ((combo_step(combo, k) == 1) or (combo_step(combo, k) == 2))):
             return 17
     return -1
 
@@ -2331,7 +2381,11 @@ cdef long long fan_02_all_green(Ctx* c) noexcept:
 
 cdef long long fan_03_nine_gates(Ctx* c) noexcept:
     # fan 九莲宝灯 "Nine Gates" 88: 面子和 and count(groups, declared) == 0 and 一色 and count(held_tiles, rank == 1) == 3 and count(held_tiles, rank == 9) == 3 and count(held_tiles, rank == 2) == 1 and count(held_tiles, rank == 3) == 1 and count(held_tiles, rank == 4) == 1 and count(held_tiles, rank == 5) == 1 and count(held_tiles, rank == 6) == 1 and count(held_tiles, rank == 7) == 1 and count(held_tiles, rank == 8) == 1
-    return 1 if ((let_3(c) != 0) and (count_07_groups(c) == 0) and (let_6(c) != 0) and (count_08_held_tiles(c) == 3) and (count_09_held_tiles(c) == 3) and (count_10_held_tiles(c) == 1) and (count_11_held_tiles(c) == 1) and (count_12_held_tiles(c) == 1) and (count_13_held_tiles(c) == 1) and (count_14_held_tiles(c) == 1) and (count_15_held_tiles(c) == 1) and (count_16_held_tiles(c) == 1)) else 0
+    return 1 if ((let_3(c) != 0) and (count_07_groups(c) == 0) and (let_6(c) != 0) and (count_08_held_tiles(c) == 3)
+                 and (count_09_held_tiles(c) == 3) and (count_10_held_tiles(c) == 1)
+                 and (count_11_held_tiles(c) == 1) and (count_12_held_tiles(c) == 1)
+                 and (count_13_held_tiles(c) == 1) and (count_14_held_tiles(c) == 1)
+                 and (count_15_held_tiles(c) == 1) and (count_16_held_tiles(c) == 1)) else 0
 
 
 cdef long long fan_04_four_kongs(Ctx* c) noexcept:
@@ -2341,7 +2395,9 @@ cdef long long fan_04_four_kongs(Ctx* c) noexcept:
 
 cdef long long fan_05_seven_shifted_pairs(Ctx* c) noexcept:
     # fan 连七对 "Seven Shifted Pairs" 88: 七对和 and 一色 and count(kinds) == 7 and (all(kinds, rank <= 7) or all(kinds, rank >= 3) or all(kinds, rank >= 2 and rank <= 8))
-    return 1 if ((let_5(c) != 0) and (let_6(c) != 0) and (count_17_kinds(c) == 7) and (all_18_kinds(c) or all_19_kinds(c) or all_20_kinds(c))) else 0
+    return 1 if ((let_5(c) != 0) and (let_6(c) != 0) and (count_17_kinds(c) == 7) and (all_18_kinds(c)
+                                                                                       or all_19_kinds(c)
+                                                                                       or all_20_kinds(c))) else 0
 
 
 cdef long long fan_06_thirteen_orphans(Ctx* c) noexcept:
@@ -2376,7 +2432,8 @@ cdef long long fan_13_four_concealed_pungs(Ctx* c) noexcept:
 
 cdef long long fan_14_pure_terminal_chows(Ctx* c) noexcept:
     # fan 一色双龙会 "Pure Terminal Chows" 64: 面子和 and 一色 and count(chows, rank == 1) == 2 and count(chows, rank == 7) == 2 and pair in 五
-    return 1 if ((let_3(c) != 0) and (let_6(c) != 0) and (count_23_chows(c) == 2) and (count_24_chows(c) == 2) and has_tile(TILESET_15, pair_tile(c))) else 0
+    return 1 if ((let_3(c) != 0) and (let_6(c) != 0) and (count_23_chows(c) == 2) and (count_24_chows(c) == 2)
+                 and has_tile(TILESET_15, pair_tile(c))) else 0
 
 
 cdef long long fan_18_three_kongs(Ctx* c) noexcept:
@@ -2426,7 +2483,8 @@ cdef long long fan_28_lower_tiles(Ctx* c) noexcept:
 
 cdef long long fan_30_three_suited_terminal_chows(Ctx* c) noexcept:
     # fan 三色双龙会 "Three-Suited Terminal Chows" 16: 面子和 and pair in 五 and count(chows, rank == 1 and suit != pair.suit) == 2 and count(chows, rank == 7 and suit != pair.suit) == 2 and count(kinds, rank == 1) == 2 and count(kinds, rank == 9) == 2
-    return 1 if ((let_3(c) != 0) and has_tile(TILESET_15, pair_tile(c)) and (count_29_chows(c) == 2) and (count_30_chows(c) == 2) and (count_31_kinds(c) == 2) and (count_32_kinds(c) == 2)) else 0
+    return 1 if ((let_3(c) != 0) and has_tile(TILESET_15, pair_tile(c)) and (count_29_chows(c) == 2)
+                 and (count_30_chows(c) == 2) and (count_31_kinds(c) == 2) and (count_32_kinds(c) == 2)) else 0
 
 
 cdef long long fan_32_all_fives(Ctx* c) noexcept:
@@ -2446,7 +2504,8 @@ cdef long long fan_35_lesser_honors_and_knitted_tiles(Ctx* c) noexcept:
 
 cdef long long fan_36_knitted_straight(Ctx* c) noexcept:
     # fan 组合龙 "Knitted Straight" 12: shape == knitted_straight or (shape == honors_and_knitted and count(tiles, numbered) == 9)
-    return 1 if ((c.d.shape == T_knitted_straight) or ((c.d.shape == T_honors_and_knitted) and (count_34_tiles(c) == 9))) else 0
+    return 1 if ((c.d.shape == T_knitted_straight) or ((c.d.shape == T_honors_and_knitted)
+                                                       and (count_34_tiles(c) == 9))) else 0
 
 
 cdef long long fan_37_upper_four(Ctx* c) noexcept:
@@ -2501,7 +2560,8 @@ cdef long long fan_49_half_flush(Ctx* c) noexcept:
 
 cdef long long fan_51_all_types(Ctx* c) noexcept:
     # fan 五门齐 "All Types" 6: suits == 3 and any(tiles, 风牌) and any(tiles, 箭牌)
-    return 1 if ((c.suits == 3) and ((c.held_tiles & TILESET_10) != 0) and ((c.held_tiles & TILESET_11) != 0)) else 0
+    return 1 if ((c.suits == 3) and ((c.held_tiles & TILESET_10) != 0)
+                 and ((c.held_tiles & TILESET_11) != 0)) else 0
 
 
 cdef long long fan_52_melded_hand(Ctx* c) noexcept:
@@ -2536,7 +2596,8 @@ cdef long long fan_57_two_melded_kongs(Ctx* c) noexcept:
 
 cdef long long fan_58_last_tile(Ctx* c) noexcept:
     # fan 和绝张 "Last Tile" 4: (fourth_tile and count(held_tiles, tile == win) == 0) or count(tiles, tile == win) - count(held_tiles, tile == win) == 4
-    return 1 if ((c.h.context[CTX_fourth_tile] and (count_39_held_tiles(c) == 0)) or ((count_40_tiles(c) - count_39_held_tiles(c)) == 4)) else 0
+    return 1 if ((c.h.context[CTX_fourth_tile] and (count_39_held_tiles(c) == 0))
+                 or ((count_40_tiles(c) - count_39_held_tiles(c)) == 4)) else 0
 
 
 cdef long long fan_59_dragon_pung(Ctx* c) noexcept:
@@ -2616,7 +2677,8 @@ cdef long long fan_78_closed_wait(Ctx* c) noexcept:
 
 cdef long long fan_79_single_wait(Ctx* c) noexcept:
     # fan 单钓将 "Single Wait" 1: 常规和 and 独听 and not 边张牌 and not 嵌张牌 and any(pairs, tile == win)
-    return 1 if ((let_4(c) != 0) and (not (let_8(c) != 0)) and (not (let_9(c) != 0)) and any_50_pairs(c) and (let_7(c) != 0)) else 0
+    return 1 if ((let_4(c) != 0) and (not (let_8(c) != 0)) and (not (let_9(c) != 0)) and any_50_pairs(c)
+                 and (let_7(c) != 0)) else 0
 
 
 cdef long long fan_80_self_drawn(Ctx* c) noexcept:

@@ -121,7 +121,7 @@ TEXT_VALUES = (
     'z',
     '',
 )
-cdef dict TEXTS = {'standard': 0, 'seven_pairs': 1, 'thirteen_orphans': 2, 'honors_and_knitted': 3, 'knitted_straight': 4, 'edge': 5, 'closed': 6, 'single': 7, 'two_sided': 8, 'pung_wait': 9, 'knitted': 10, 'm': 11, 'p': 12, 's': 13, 'z': 14, '': 15}
+cdef dict TEXTS = {value: number for number, value in enumerate(TEXT_VALUES)}
 
 # What a group of a decomposition is: a set, a pair, a single, or a spec's own meld kind.
 cdef enum GroupKind:
@@ -240,11 +240,26 @@ cdef unsigned long long TILESET_17 = 0x40000000ULL  # 北牌 (North)
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
 # five is written with a 0: RED_FIVE is the tile it is (-1: none), at most RED_COPIES of each.
-cdef int[26] CODE_BASE = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 8, 0, 0, 17, 0, 0, 0, 0, 0, 0, 26]
-cdef int[26] CODE_LOW = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
-cdef int[26] CODE_HIGH = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 7]
-cdef int[26] CODE_FLOWERS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-cdef int[26] RED_FIVE = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, -1, -1, 13, -1, -1, 22, -1, -1, -1, -1, -1, -1, -1]
+cdef int[26] CODE_BASE = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1,
+    0, 0, 8, 0, 0, 17, 0, 0, 0, 0, 0, 0, 26,
+]
+cdef int[26] CODE_LOW = [
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+]
+cdef int[26] CODE_HIGH = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9,
+    0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 7,
+]
+cdef int[26] CODE_FLOWERS = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]
+cdef int[26] RED_FIVE = [
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4,
+    -1, -1, 13, -1, -1, 22, -1, -1, -1, -1, -1, -1, -1,
+]
 cdef int RED_COPIES = 1
 # The tile an indicator points at: the next rank of its suit (9 -> 1), or the next in its `order`.
 cdef int[N_TILES] NEXT_TILE = [
@@ -261,7 +276,12 @@ cdef enum MeldShape:
     SHAPE_KONG = 2
     SHAPE_FIXED = 3  # exactly the kind's own tiles
 
-cdef dict MELD_KINDS = {'pung': 0, 'kong': 1, 'added_kong': 2, 'concealed_kong': 3}
+cdef dict MELD_KINDS = {
+    'pung': 0,
+    'kong': 1,
+    'added_kong': 2,
+    'concealed_kong': 3,
+}
 cdef int[4] MELD_SHAPE = [SHAPE_PUNG, SHAPE_KONG, SHAPE_KONG, SHAPE_KONG]
 cdef int[4] MELD_GROUP = [PUNG, KONG, KONG, KONG]
 cdef int[4] MELD_CONCEALED = [0, 0, 0, 1]
@@ -371,7 +391,10 @@ cdef dict OPTIONS = {
     'renhou_han': 7,
     'split_tsumo': 8,
 }
-cdef int[OPTION_SLOTS] OPTION_KIND = [OPTION_BOOL, OPTION_BOOL, OPTION_BOOL, OPTION_INT, OPTION_BOOL, OPTION_BOOL, OPTION_BOOL, OPTION_INT, OPTION_BOOL]
+cdef int[OPTION_SLOTS] OPTION_KIND = [
+    OPTION_BOOL, OPTION_BOOL, OPTION_BOOL, OPTION_INT, OPTION_BOOL, OPTION_BOOL,
+    OPTION_BOOL, OPTION_INT, OPTION_BOOL,
+]
 cdef long long[OPTION_SLOTS] OPTION_DEFAULT = [1, 1, 1, 0, 0, 1, 0, 5, 0]
 
 # Products, quotients and powers stay within +-2^53; beyond it the reference interpreter answers.
@@ -535,24 +558,26 @@ FAN_ENGLISH = (
     'Aka Dora',
     'Yakuhai (north)',
 )
+# The value of each fan of fixed value, each fan's place in the spec, and the fans in that order (as results
+# list them).
 cdef long long[FAN_SLOTS] FAN_AMOUNT = [
     13, 0, 13, 0, 13, 13, 0, 13, 13, 13, 13, 13, 0, 13, 13, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
     0, 0, 0, 2, 2, 2, 2, 2, 2, 3, 0, 0, 0, 0, 1, 1,
     1, 1,
-]  # fixed values
+]
 cdef int[FAN_SLOTS] FAN_ORDER = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
     48, 49,
-]  # declaration order
+]
 cdef int[FAN_SLOTS] BY_ORDER = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
     48, 49,
-]  # fans in declaration order: results list them so
+]
 # CUT[fan * MASK_WORDS + word]: the fans a counting fan removes (不计, and the rest of its exclusive groups).
 cdef unsigned long long[FAN_SLOTS * MASK_WORDS] CUT = [
     0x0ULL,  # 0 国士無双
@@ -1282,93 +1307,98 @@ cdef int find_waits(const Hand* h, bint any_copy, int* out, bint* inexact) noexc
 
 
 cdef long long let_0(Ctx* c) noexcept:
-    # let let 面子手 = shape == standard
+    # let 面子手 = shape == standard
     return (c.d.shape == T_standard)
 
 
 cdef long long let_1(Ctx* c) noexcept:
-    # let let 门前 = not opened
+    # let 门前 = not opened
     return (not c.opened)
 
 
 cdef long long let_2(Ctx* c) noexcept:
-    # let let 同顺对 = combinations(chows, 2, same(tile))
+    # let 同顺对 = combinations(chows, 2, same(tile))
     return combinations_00_chows(c)
 
 
 cdef long long let_3(Ctx* c) noexcept:
-    # let let 三色同顺数 = combinations(chows, 3, distinct(suit) and step == 0)
+    # let 三色同顺数 = combinations(chows, 3, distinct(suit) and step == 0)
     return combinations_01_chows(c)
 
 
 cdef long long let_4(Ctx* c) noexcept:
-    # let let 三色同刻数 = combinations(pungs, 3, numbered and distinct(suit) and step == 0) # Three chows of one suit three ranks apart can only be 123 456 789.
+    # let 三色同刻数 = combinations(pungs, 3, numbered and distinct(suit) and step == 0)
     return combinations_02_pungs(c)
 
 
 cdef long long let_5(Ctx* c) noexcept:
-    # let let 一气通贯数 = combinations(chows, 3, same(suit) and step == 3)
+    # let 一气通贯数 = combinations(chows, 3, same(suit) and step == 3)
     return combinations_03_chows(c)
 
 
 cdef long long let_6(Ctx* c) noexcept:
-    # let let 字牌数 = count(tiles, 字)
+    # let 字牌数 = count(tiles, 字)
     return count_held(c, TILESET_6)
 
 
 cdef long long let_7(Ctx* c) noexcept:
-    # let let 九莲形 = (面子手 and count(groups, declared) == 0 and suits == 1 and 字牌数 == 0 and count(tiles, rank == 1) >= 3 and count(tiles, rank == 9) >= 3 and count(tiles, rank == 2) >= 1 and count(tiles, rank == 3) >= 1 and count(tiles, rank == 4) >= 1 and count(tiles, rank == 5) >= 1 and count(tiles, rank == 6) >= 1 and count(tiles, rank == 7) >= 1 and count(tiles, rank == 8) >= 1) # 1112345678999 held before the win: the winning tile is then the only tile held twice (or four times).
-    return ((let_0(c) != 0) and (count_04_groups(c) == 0) and (c.suits == 1) and (let_6(c) == 0) and (count_05_tiles(c) >= 3) and (count_06_tiles(c) >= 3) and (count_07_tiles(c) >= 1) and (count_08_tiles(c) >= 1) and (count_09_tiles(c) >= 1) and (count_10_tiles(c) >= 1) and (count_11_tiles(c) >= 1) and (count_12_tiles(c) >= 1) and (count_13_tiles(c) >= 1))
+    # let 九莲形 = (面子手 and count(groups, declared) == 0 and suits == 1 and 字牌数 == 0 and count(tiles, rank == 1) >= 3 and count(tiles, rank == 9) >= 3 and count(tiles, rank == 2) >= 1 and count(tiles, rank == 3) >= 1 and count(tiles, rank == 4) >= 1 and count(tiles, rank == 5) >= 1 and count(tiles, rank == 6) >= 1 and count(tiles, rank == 7) >= 1 and count(tiles, rank == 8) >= 1)
+    return ((let_0(c) != 0) and (count_04_groups(c) == 0) and (c.suits == 1) and (let_6(c) == 0)
+            and (count_05_tiles(c) >= 3) and (count_06_tiles(c) >= 3) and (count_07_tiles(c) >= 1)
+            and (count_08_tiles(c) >= 1) and (count_09_tiles(c) >= 1) and (count_10_tiles(c) >= 1)
+            and (count_11_tiles(c) >= 1) and (count_12_tiles(c) >= 1) and (count_13_tiles(c) >= 1))
 
 
 cdef long long let_8(Ctx* c) noexcept:
-    # let let 纯正九莲 = count(tiles, tile == win) == 2 or count(tiles, tile == win) == 4 # The players who pay a self-drawn win (three-player riichi sets 2).
+    # let 纯正九莲 = count(tiles, tile == win) == 2 or count(tiles, tile == win) == 4
     return ((count_14_tiles(c) == 2) or (count_14_tiles(c) == 4))
 
 
 cdef long long let_9(Ctx* c) noexcept:
-    # let let 自摸付款人数 = 2 # A 北 pair is a yakuhai pair for everyone: 2 fu, like the dragons.
+    # let 自摸付款人数 = 2
     return 2
 
 
 cdef long long let_10(Ctx* c) noexcept:
-    # let let 面子符 = sum(pungs, (4 if 幺九 else 2) * (2 if concealed else 1) * (4 if kong else 1))
+    # let 面子符 = sum(pungs, (4 if 幺九 else 2) * (2 if concealed else 1) * (4 if kong else 1))
     return sum_15_pungs(c)
 
 
 cdef long long let_11(Ctx* c) noexcept:
-    # let let 听牌符 = 2 if wait == edge or wait == closed or wait == single else 0
+    # let 听牌符 = 2 if wait == edge or wait == closed or wait == single else 0
     return (2 if ((c.d.wait == T_edge) or (c.d.wait == T_closed) or (c.d.wait == T_single)) else 0)
 
 
 cdef long long let_12(Ctx* c) noexcept:
-    # let let 雀头符 = ((2 if pair in 箭牌 or pair in 北牌 else 0) + (2 if pair == seat_wind else 0) + (2 if pair == round_wind else 0))
-    return (((2 if (has_tile(TILESET_11, pair_tile(c)) or has_tile(TILESET_17, pair_tile(c))) else 0) + (2 if (pair_tile(c) == wind_tile(c, c.h.seat_wind)) else 0)) + (2 if (pair_tile(c) == wind_tile(c, c.h.round_wind)) else 0))
+    # let 雀头符 = ((2 if pair in 箭牌 or pair in 北牌 else 0) + (2 if pair == seat_wind else 0) + (2 if pair == round_wind else 0))
+    return ((2 if (has_tile(TILESET_11, pair_tile(c)) or has_tile(TILESET_17, pair_tile(c))) else 0)
+            + (2 if (pair_tile(c) == wind_tile(c, c.h.seat_wind)) else 0)
+            + (2 if (pair_tile(c) == wind_tile(c, c.h.round_wind)) else 0))
 
 
 cdef long long let_13(Ctx* c) noexcept:
-    # let let 手牌符 = 面子符 + 听牌符 + 雀头符
-    return ((let_10(c) + let_11(c)) + let_12(c))
+    # let 手牌符 = 面子符 + 听牌符 + 雀头符
+    return (let_10(c) + let_11(c) + let_12(c))
 
 
 cdef long long let_14(Ctx* c) noexcept:
-    # let let 自摸符 = 2 if self_drawn and (手牌符 > 0 or pinfu_tsumo_fu) else 0
+    # let 自摸符 = 2 if self_drawn and (手牌符 > 0 or pinfu_tsumo_fu) else 0
     return (2 if (c.h.context[CTX_self_drawn] and ((let_13(c) > 0) or c.h.options[OPTION_pinfu_tsumo_fu])) else 0)
 
 
 cdef long long let_15(Ctx* c) noexcept:
-    # let let 副露平和符 = 2 if opened and 手牌符 + 自摸符 == 0 and open_pinfu_fu else 0
+    # let 副露平和符 = 2 if opened and 手牌符 + 自摸符 == 0 and open_pinfu_fu else 0
     return (2 if (c.opened and ((let_13(c) + let_14(c)) == 0) and c.h.options[OPTION_open_pinfu_fu]) else 0)
 
 
 cdef long long let_16(Ctx* c) noexcept:
-    # let let 底符 = 30 if 门前 and not self_drawn else 20
+    # let 底符 = 30 if 门前 and not self_drawn else 20
     return (30 if ((let_1(c) != 0) and (not c.h.context[CTX_self_drawn])) else 20)
 
 
 cdef long long let_17(Ctx* c) noexcept:
-    # let let 符数 = 25 if shape == seven_pairs else roundup(底符 + 手牌符 + 自摸符 + 副露平和符, 10) # ---------------------------------------------------------------- yakuman (役満)
-    return (25 if (c.d.shape == T_seven_pairs) else roundup(c, (((let_16(c) + let_13(c)) + let_14(c)) + let_15(c)), 10))
+    # let 符数 = 25 if shape == seven_pairs else roundup(底符 + 手牌符 + 自摸符 + 副露平和符, 10)
+    return (25 if (c.d.shape == T_seven_pairs) else roundup(c, (let_16(c) + let_13(c) + let_14(c) + let_15(c)), 10))
 
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
@@ -1428,7 +1458,8 @@ cdef long long combinations_02_pungs(Ctx* c) noexcept:
             combo[1] = sets[i1]
             for i2 in range(i1 + 1, n):
                 combo[2] = sets[i2]
-                if (combo_numbered(combo, k) and combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 0)):
+                if (combo_numbered(combo, k) and combo_distinct(combo, k, ATTR_SUIT)
+                    and (combo_step(combo, k) == 0)):
                     found += 1
     return found
 
@@ -1604,7 +1635,8 @@ cdef long long sum_15_pungs(Ctx* c) noexcept:
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
-            found += times(c, times(c, (4 if ((g.tiles & ~TILESET_8) == 0) else 2), (2 if g.concealed else 1)), (4 if (g.kind == KONG) else 1))
+            found += times(c, times(c, (4 if ((g.tiles & ~TILESET_8) == 0) else 2), (2 if g.concealed else 1)),
+                           (4 if (g.kind == KONG) else 1))
     return found
 
 
@@ -1928,10 +1960,12 @@ cdef int unmet_requirement(Ctx* c) noexcept:
     if not (not (c.h.context[CTX_kong_replacement] and (not c.h.context[CTX_self_drawn]))):
         return 3
     # require 海底岭上: not (last_tile and (kong_replacement or robbing_kong))
-    if not (not (c.h.context[CTX_last_tile] and (c.h.context[CTX_kong_replacement] or c.h.context[CTX_robbing_kong]))):
+    if not (not (c.h.context[CTX_last_tile]
+                 and (c.h.context[CTX_kong_replacement] or c.h.context[CTX_robbing_kong]))):
         return 4
     # require 第一巡: not (first_turn and (count(groups, declared) > 0 or (is_dealer and not self_drawn)))
-    if not (not (c.h.context[CTX_first_turn] and ((count_04_groups(c) > 0) or ((c.h.seat == c.h.dealer) and (not c.h.context[CTX_self_drawn]))))):
+    if not (not (c.h.context[CTX_first_turn]
+                 and ((count_04_groups(c) > 0) or ((c.h.seat == c.h.dealer) and (not c.h.context[CTX_self_drawn]))))):
         return 5
     # require 七对不同: shape != seven_pairs or count(kinds) == 7
     if not ((c.d.shape != T_seven_pairs) or (count_33_kinds(c) == 7)):
@@ -2019,7 +2053,8 @@ cdef long long fan_13_tenhou(Ctx* c) noexcept:
 
 cdef long long fan_14_chiihou(Ctx* c) noexcept:
     # fan 地和 "Chiihou" 13: first_turn and not is_dealer and self_drawn
-    return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer)) and c.h.context[CTX_self_drawn]) else 0
+    return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
+                 and c.h.context[CTX_self_drawn]) else 0
 
 
 cdef long long fan_15_riichi(Ctx* c) noexcept:
@@ -2039,12 +2074,14 @@ cdef long long fan_17_menzen_tsumo(Ctx* c) noexcept:
 
 cdef long long fan_18_pinfu(Ctx* c) noexcept:
     # fan 平和 "Pinfu" 1: 门前 and 面子手 and count(pungs) == 0 and wait == two_sided and 雀头符 == 0 and 自摸符 == 0
-    return 1 if ((let_1(c) != 0) and (let_0(c) != 0) and (count_22_pungs(c) == 0) and (c.d.wait == T_two_sided) and (let_12(c) == 0) and (let_14(c) == 0)) else 0
+    return 1 if ((let_1(c) != 0) and (let_0(c) != 0) and (count_22_pungs(c) == 0) and (c.d.wait == T_two_sided)
+                 and (let_12(c) == 0) and (let_14(c) == 0)) else 0
 
 
 cdef long long fan_19_tanyao(Ctx* c) noexcept:
     # fan 断幺九 "Tanyao" 1: not any(tiles, 幺九) and (门前 or open_tanyao)
-    return 1 if ((not ((c.held_tiles & TILESET_8) != 0)) and ((let_1(c) != 0) or c.h.options[OPTION_open_tanyao])) else 0
+    return 1 if ((not ((c.held_tiles & TILESET_8) != 0)) and ((let_1(c) != 0)
+                                                              or c.h.options[OPTION_open_tanyao])) else 0
 
 
 cdef long long fan_20_iipeiko(Ctx* c) noexcept:
@@ -2174,7 +2211,8 @@ cdef long long fan_44_chinitsu(Ctx* c) noexcept:
 
 cdef long long fan_45_renhou(Ctx* c) noexcept:
     # fan 人和 "Renhou" (renhou_han): renhou_han > 0 and first_turn and not is_dealer and not self_drawn
-    return 1 if ((c.h.options[OPTION_renhou_han] > 0) and c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer)) and (not c.h.context[CTX_self_drawn])) else 0
+    return 1 if ((c.h.options[OPTION_renhou_han] > 0) and c.h.context[CTX_first_turn]
+                 and (not (c.h.seat == c.h.dealer)) and (not c.h.context[CTX_self_drawn])) else 0
 
 
 cdef long long fan_46_dora(Ctx* c) noexcept:
@@ -2184,7 +2222,8 @@ cdef long long fan_46_dora(Ctx* c) noexcept:
 
 cdef long long fan_47_ura_dora(Ctx* c) noexcept:
     # fan 裏ドラ "Ura Dora" 1 each: indicated(ura) if counted_fans > 0 and (riichi or double_riichi) else 0
-    return max((indicated(c, 1) if ((c.counted_fans > 0) and (c.h.context[CTX_riichi] or c.h.context[CTX_double_riichi])) else 0), 0)
+    return max((indicated(c, 1) if ((c.counted_fans > 0) and (c.h.context[CTX_riichi] or c.h.context[CTX_double_riichi]))
+                else 0), 0)
 
 
 cdef long long fan_48_aka_dora(Ctx* c) noexcept:
@@ -2353,33 +2392,49 @@ cdef long long score_late_fans(Ctx* c) noexcept:
 
 
 cdef long long score_0_fu(Ctx* c) noexcept:
-    # let let fu = 符数
+    # let fu = 符数
     return let_17(c)
 
 
 cdef long long score_1_han(Ctx* c) noexcept:
-    # let let han = min(total, 78)
+    # let han = min(total, 78)
     return min(c.total, 78)
 
 
 cdef long long score_2_yakuman(Ctx* c) noexcept:
-    # let let yakuman = (国士無双 + 国士無双十三面 + 四暗刻 + 四暗刻単騎 + 大三元 + 小四喜 + 大四喜 + 字一色 + 清老頭 + 緑一色 + 四槓子 + 九蓮宝燈 + 純正九蓮宝燈 + 天和 + 地和 + (人和 if renhou_han >= 13 else 0)) > 0
-    return ((((((((((((((((c.n[0] + c.n[1]) + c.n[2]) + c.n[3]) + c.n[4]) + c.n[5]) + c.n[6]) + c.n[7]) + c.n[8]) + c.n[9]) + c.n[10]) + c.n[11]) + c.n[12]) + c.n[13]) + c.n[14]) + (c.n[45] if (c.h.options[OPTION_renhou_han] >= 13) else 0)) > 0)
+    # let yakuman = (国士無双 + 国士無双十三面 + 四暗刻 + 四暗刻単騎 + 大三元 + 小四喜 + 大四喜 + 字一色 + 清老頭 + 緑一色 + 四槓子 + 九蓮宝燈 + 純正九蓮宝燈 + 天和 + 地和 + (人和 if renhou_han >= 13 else 0)) > 0
+    return ((c.n[0] + c.n[1] + c.n[2] + c.n[3] + c.n[4] + c.n[5] + c.n[6] + c.n[7] + c.n[8] + c.n[9] + c.n[10]
+             + c.n[11] + c.n[12] + c.n[13] + c.n[14]
+             + (c.n[45] if (c.h.options[OPTION_renhou_han] >= 13) else 0)) > 0)
 
 
 cdef long long score_3_basic_points(Ctx* c) noexcept:
-    # let let basic_points = (8000 * (6 if han >= 78 else 5 if han >= 65 else 4 if han >= 52 else 3 if han >= 39 else 2 if han >= 26 else 1) if han >= 13 and (yakuman or kazoe_limit == 2) else 8000 if han >= 13 and kazoe_limit == 0 else 6000 if han >= 11 else 4000 if han >= 8 else 3000 if han >= 6 else 2000 if han >= 5 else 2000 if kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)) else min(fu * 2 ^ (han + 2), 2000)) # What the winner takes from the other players (honba and sticks aside): ranks the readings.
-    return (times(c, 8000, (6 if (score_1_han(c) >= 78) else (5 if (score_1_han(c) >= 65) else (4 if (score_1_han(c) >= 52) else (3 if (score_1_han(c) >= 39) else (2 if (score_1_han(c) >= 26) else 1)))))) if ((score_1_han(c) >= 13) and ((score_2_yakuman(c) != 0) or (c.h.options[OPTION_kazoe_limit] == 2))) else (8000 if ((score_1_han(c) >= 13) and (c.h.options[OPTION_kazoe_limit] == 0)) else (6000 if (score_1_han(c) >= 11) else (4000 if (score_1_han(c) >= 8) else (3000 if (score_1_han(c) >= 6) else (2000 if (score_1_han(c) >= 5) else (2000 if (c.h.options[OPTION_kiriage] and (((score_1_han(c) == 4) and (score_0_fu(c) == 30)) or ((score_1_han(c) == 3) and (score_0_fu(c) == 60)))) else min(times(c, score_0_fu(c), power(c, 2, (score_1_han(c) + 2))), 2000))))))))
+    # let basic_points = (8000 * (6 if han >= 78 else 5 if han >= 65 else 4 if han >= 52 else 3 if han >= 39 else 2 if han >= 26 else 1) if han >= 13 and (yakuman or kazoe_limit == 2) else 8000 if han >= 13 and kazoe_limit == 0 else 6000 if han >= 11 else 4000 if han >= 8 else 3000 if han >= 6 else 2000 if han >= 5 else 2000 if kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)) else min(fu * 2 ^ (han + 2), 2000))
+    return (times(c, 8000,
+                  (6 if (score_1_han(c) >= 78) else 5 if (score_1_han(c) >= 65) else 4 if (score_1_han(c) >= 52) else 3 if (score_1_han(c) >= 39) else 2 if (score_1_han(c) >= 26) else 1)) if ((score_1_han(c) >= 13)
+                                                                                                                                                                                                and ((score_2_yakuman(c) != 0) or (c.h.options[OPTION_kazoe_limit] == 2)))
+            else 8000 if ((score_1_han(c) >= 13) and (c.h.options[OPTION_kazoe_limit] == 0))
+            else 6000 if (score_1_han(c) >= 11) else 4000 if (score_1_han(c) >= 8)
+            else 3000 if (score_1_han(c) >= 6) else 2000 if (score_1_han(c) >= 5)
+            else 2000 if (c.h.options[OPTION_kiriage]
+                          and (((score_1_han(c) == 4) and (score_0_fu(c) == 30)) or ((score_1_han(c) == 3) and (score_0_fu(c) == 60))))
+            else min(times(c, score_0_fu(c), power(c, 2, (score_1_han(c) + 2))), 2000))
 
 
 cdef long long score_4_points(Ctx* c) noexcept:
-    # let let points = (roundup(basic_points * (6 if is_dealer else 4), 100) if not self_drawn else 自摸付款人数 * roundup(2 * basic_points, 100) if is_dealer else roundup(2 * basic_points, 100) + (自摸付款人数 - 1) * roundup(basic_points, 100))
-    return (roundup(c, times(c, score_3_basic_points(c), (6 if (c.h.seat == c.h.dealer) else 4)), 100) if (not c.h.context[CTX_self_drawn]) else (times(c, let_9(c), roundup(c, times(c, 2, score_3_basic_points(c)), 100)) if (c.h.seat == c.h.dealer) else (roundup(c, times(c, 2, score_3_basic_points(c)), 100) + times(c, (let_9(c) - 1), roundup(c, score_3_basic_points(c), 100)))))
+    # let points = (roundup(basic_points * (6 if is_dealer else 4), 100) if not self_drawn else 自摸付款人数 * roundup(2 * basic_points, 100) if is_dealer else roundup(2 * basic_points, 100) + (自摸付款人数 - 1) * roundup(basic_points, 100))
+    return (roundup(c, times(c, score_3_basic_points(c), (6 if (c.h.seat == c.h.dealer) else 4)),
+                    100) if (not c.h.context[CTX_self_drawn]) else times(c, let_9(c),
+                                                                         roundup(c, times(c, 2, score_3_basic_points(c)), 100)) if (c.h.seat == c.h.dealer)
+            else (roundup(c, times(c, 2, score_3_basic_points(c)), 100)
+                  + times(c, (let_9(c) - 1), roundup(c, score_3_basic_points(c), 100))))
 
 
 cdef long long score_5_value(Ctx* c) noexcept:
-    # let let value = 0 if han == 0 else ((points * 2 + (1 if yakuman else 0)) * 100 + han) * 1000 + fu
-    return (0 if (score_1_han(c) == 0) else (times(c, (times(c, (times(c, score_4_points(c), 2) + (1 if (score_2_yakuman(c) != 0) else 0)), 100) + score_1_han(c)), 1000) + score_0_fu(c)))
+    # let value = 0 if han == 0 else ((points * 2 + (1 if yakuman else 0)) * 100 + han) * 1000 + fu
+    return (0 if (score_1_han(c) == 0)
+            else (times(c, (times(c, (times(c, score_4_points(c), 2) + (1 if (score_2_yakuman(c) != 0) else 0)), 100) + score_1_han(c)), 1000)
+                  + score_0_fu(c)))
 
 
 cdef void score_reading(Ctx* c) noexcept:
@@ -2394,7 +2449,7 @@ cdef void score_reading(Ctx* c) noexcept:
 
 
 cdef long long let_settle_0_ron(Ctx* c, int loser) noexcept:
-    # let let ron = roundup(basic_points * (6 if is_dealer else 4), 100)
+    # let ron = roundup(basic_points * (6 if is_dealer else 4), 100)
     return roundup(c, times(c, score_3_basic_points(c), (6 if (c.h.seat == c.h.dealer) else 4)), 100)
 
 # ================================================================ decompositions
@@ -2818,7 +2873,9 @@ cdef bint pay(Ctx* c) noexcept:
     if c.h.self_drawn:
         # self_drawn: each loser pays (roundup(ron / 2, 100) if split_tsumo else roundup(basic_points * (2 if is_dealer or loser.dealer else 1), 100)) + 100 * honba
         for k in range(c.n_losers):
-            transfer(c, k, ((roundup(c, divide(c, let_settle_0_ron(c, k), 2), 100) if c.h.options[OPTION_split_tsumo] else roundup(c, times(c, score_3_basic_points(c), (2 if ((c.h.seat == c.h.dealer) or c.losers[k].dealer) else 1)), 100)) + times(c, 100, c.h.context[CTX_honba])))
+            transfer(c, k, ((roundup(c, divide(c, let_settle_0_ron(c, k), 2), 100) if c.h.options[OPTION_split_tsumo]
+                             else roundup(c, times(c, score_3_basic_points(c), (2 if ((c.h.seat == c.h.dealer) or c.losers[k].dealer) else 1)), 100))
+                            + times(c, 100, c.h.context[CTX_honba])))
         return True
     if not c.h.self_drawn:
         # discard: discarder pays ron + 200 * honba

@@ -121,7 +121,7 @@ TEXT_VALUES = (
     'z',
     '',
 )
-cdef dict TEXTS = {'standard': 0, 'seven_pairs': 1, 'thirteen_orphans': 2, 'honors_and_knitted': 3, 'knitted_straight': 4, 'edge': 5, 'closed': 6, 'single': 7, 'two_sided': 8, 'pung_wait': 9, 'knitted': 10, 'm': 11, 'p': 12, 's': 13, 'z': 14, '': 15}
+cdef dict TEXTS = {value: number for number, value in enumerate(TEXT_VALUES)}
 
 # What a group of a decomposition is: a set, a pair, a single, or a spec's own meld kind.
 cdef enum GroupKind:
@@ -235,11 +235,26 @@ cdef unsigned long long TILESET_10 = 0x78000000ULL  # 风牌 (Winds)
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
 # five is written with a 0: RED_FIVE is the tile it is (-1: none), at most RED_COPIES of each.
-cdef int[26] CODE_BASE = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 8, 0, 0, 17, 0, 0, 0, 0, 0, 0, 26]
-cdef int[26] CODE_LOW = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
-cdef int[26] CODE_HIGH = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 7]
-cdef int[26] CODE_FLOWERS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-cdef int[26] RED_FIVE = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
+cdef int[26] CODE_BASE = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1,
+    0, 0, 8, 0, 0, 17, 0, 0, 0, 0, 0, 0, 26,
+]
+cdef int[26] CODE_LOW = [
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+]
+cdef int[26] CODE_HIGH = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9,
+    0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 7,
+]
+cdef int[26] CODE_FLOWERS = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]
+cdef int[26] RED_FIVE = [
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+]
 cdef int RED_COPIES = 0
 
 # ---------------------------------------------------------------- meld kinds a case may declare
@@ -250,7 +265,15 @@ cdef enum MeldShape:
     SHAPE_KONG = 2
     SHAPE_FIXED = 3  # exactly the kind's own tiles
 
-cdef dict MELD_KINDS = {'chow': 0, 'pung': 1, 'kong': 2, 'added_kong': 3, 'concealed_kong': 4, '亮中发白': 5, '亮东西南北': 6}
+cdef dict MELD_KINDS = {
+    'chow': 0,
+    'pung': 1,
+    'kong': 2,
+    'added_kong': 3,
+    'concealed_kong': 4,
+    '亮中发白': 5,
+    '亮东西南北': 6,
+}
 cdef int[7] MELD_SHAPE = [SHAPE_CHOW, SHAPE_PUNG, SHAPE_KONG, SHAPE_KONG, SHAPE_KONG, SHAPE_FIXED, SHAPE_FIXED]
 cdef int[7] MELD_GROUP = [CHOW, PUNG, KONG, KONG, KONG, KIND_6, KIND_7]
 cdef int[7] MELD_CONCEALED = [0, 0, 0, 0, 1, 0, 0]
@@ -409,18 +432,20 @@ FAN_ENGLISH = (
     'Closed loser',
     'All three losers closed',
 )
+# The value of each fan of fixed value, each fan's place in the spec, and the fans in that order (as results
+# list them).
 cdef long long[FAN_SLOTS] FAN_AMOUNT = [
     1, 1, 2, 1, 3, 1, 0, 2, 4, 1, 1, 1, 1, 2, 2, 1,
     5, 1, 1, 1, 1, 2,
-]  # fixed values
+]
 cdef int[FAN_SLOTS] FAN_ORDER = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21,
-]  # declaration order
+]
 cdef int[FAN_SLOTS] BY_ORDER = [
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21,
-]  # fans in declaration order: results list them so
+]
 # CUT[fan * MASK_WORDS + word]: the fans a counting fan removes (不计, and the rest of its exclusive groups).
 cdef unsigned long long[FAN_SLOTS * MASK_WORDS] CUT = [
     0x0ULL,  # 0 和单张
@@ -1421,7 +1446,7 @@ cdef void value_fans(Ctx* c) noexcept:
 
 
 cdef long long let_settle_0_share(Ctx* c, int loser) noexcept:
-    # let let share = 2 ^ min(total + loser_total, 21)
+    # let share = 2 ^ min(total + loser_total, 21)
     return power(c, 2, min((c.total + c.share_total[loser]), 21))
 
 # ================================================================ decompositions

@@ -112,7 +112,7 @@ TEXT_VALUES = (
     's',
     '',
 )
-cdef dict TEXTS = {'standard': 0, 'seven_pairs': 1, 'thirteen_orphans': 2, 'honors_and_knitted': 3, 'knitted_straight': 4, 'edge': 5, 'closed': 6, 'single': 7, 'two_sided': 8, 'pung_wait': 9, 'knitted': 10, 'm': 11, 'p': 12, 's': 13, '': 14}
+cdef dict TEXTS = {value: number for number, value in enumerate(TEXT_VALUES)}
 
 # What a group of a decomposition is: a set, a pair, a single, or a spec's own meld kind.
 cdef enum GroupKind:
@@ -207,11 +207,26 @@ cdef unsigned long long TILESET_7 = 0x2492492ULL  # 二五八 (Twos, fives and e
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
 # five is written with a 0: RED_FIVE is the tile it is (-1: none), at most RED_COPIES of each.
-cdef int[26] CODE_BASE = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 8, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0]
-cdef int[26] CODE_LOW = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
-cdef int[26] CODE_HIGH = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0]
-cdef int[26] CODE_FLOWERS = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-cdef int[26] RED_FIVE = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
+cdef int[26] CODE_BASE = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1,
+    0, 0, 8, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0,
+]
+cdef int[26] CODE_LOW = [
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+]
+cdef int[26] CODE_HIGH = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9,
+    0, 0, 9, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0,
+]
+cdef int[26] CODE_FLOWERS = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]
+cdef int[26] RED_FIVE = [
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+]
 cdef int RED_COPIES = 0
 
 # ---------------------------------------------------------------- meld kinds a case may declare
@@ -222,7 +237,12 @@ cdef enum MeldShape:
     SHAPE_KONG = 2
     SHAPE_FIXED = 3  # exactly the kind's own tiles
 
-cdef dict MELD_KINDS = {'pung': 0, 'kong': 1, 'added_kong': 2, 'concealed_kong': 3}
+cdef dict MELD_KINDS = {
+    'pung': 0,
+    'kong': 1,
+    'added_kong': 2,
+    'concealed_kong': 3,
+}
 cdef int[4] MELD_SHAPE = [SHAPE_PUNG, SHAPE_KONG, SHAPE_KONG, SHAPE_KONG]
 cdef int[4] MELD_GROUP = [PUNG, KONG, KONG, KONG]
 cdef int[4] MELD_CONCEALED = [0, 0, 0, 1]
@@ -348,9 +368,11 @@ FAN_ENGLISH = (
     'Win on a kong replacement',
     'Win on a discard after a kong',
 )
-cdef long long[FAN_SLOTS] FAN_AMOUNT = [1, 2, 3, 3, 3, 4, 4, 5, 5, 5, 6, 6, 6, 1, 1, 1]  # fixed values
-cdef int[FAN_SLOTS] FAN_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]  # declaration order
-cdef int[FAN_SLOTS] BY_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]  # fans in declaration order: results list them so
+# The value of each fan of fixed value, each fan's place in the spec, and the fans in that order (as results
+# list them).
+cdef long long[FAN_SLOTS] FAN_AMOUNT = [1, 2, 3, 3, 3, 4, 4, 5, 5, 5, 6, 6, 6, 1, 1, 1]
+cdef int[FAN_SLOTS] FAN_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+cdef int[FAN_SLOTS] BY_ORDER = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
 # CUT[fan * MASK_WORDS + word]: the fans a counting fan removes (不计, and the rest of its exclusive groups).
 cdef unsigned long long[FAN_SLOTS * MASK_WORDS] CUT = [
     0x1ffeULL,  # 0 平胡: 对对胡 清一色 带幺九 七对 清对 将对 龙七对 清七对 清幺九 天胡 地胡 清龙七对
@@ -1094,7 +1116,8 @@ cdef long long fan_10_heavenly_hand(Ctx* c) noexcept:
 
 cdef long long fan_11_earthly_hand(Ctx* c) noexcept:
     # fan 地胡 "Earthly hand" 6: first_turn and not is_dealer and self_drawn
-    return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer)) and c.h.context[CTX_self_drawn]) else 0
+    return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
+                 and c.h.context[CTX_self_drawn]) else 0
 
 
 cdef long long fan_12_pure_dragon_seven_pairs(Ctx* c) noexcept:
@@ -1145,7 +1168,7 @@ cdef void value_fans(Ctx* c) noexcept:
 
 
 cdef long long let_settle_0_value(Ctx* c, int loser) noexcept:
-    # let let value = 2 ^ (total - 1)
+    # let value = 2 ^ (total - 1)
     return power(c, 2, (c.total - 1))
 
 # ================================================================ decompositions
