@@ -44,6 +44,7 @@ COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 # Products, quotients and powers go through helpers that send the case to the reference
 # interpreter when the exact result is not a 64-bit integer (a fraction, an overflow, x / 0).
 CHECKED_ARITHMETIC = {"*": "times", "/": "divide", "^": "power"}
+# The IR fields this back end reads; a field added to the IR later stops generation while it is set.
 KNOWN_FIELDS = {
     ir.Spec: {"name", "title", "english", "parent", "doc", "path", "source_hash", "players", "hand_size", "tiles",
               "next_tile", "red_tiles", "red_copies", "supersede", "score",
@@ -446,9 +447,6 @@ class Model:
     def rule(self, case: str) -> PaymentRule | None:
         return next((r for r in self.rules if r.case == case), None)
 
-    def reads_waits(self) -> bool:
-        return any(_reads_waits(self.spec, e) for e in self._expressions())
-
     def reads(self, node_type: type, name: str | None = None) -> bool:
         """Some expression of the spec has this node (with this name)."""
         return any(isinstance(n, node_type) and (name is None or getattr(n, "name", None) == name)
@@ -600,7 +598,7 @@ class Model:
         return [f.index for f in sorted(self.fans, key=lambda f: f.order)]
 
     def preferred(self) -> list[int]:
-        return [self.fan_index[name] for name in getattr(self.spec, "preferred", ())]
+        return [self.fan_index[name] for name in self.spec.preferred]
 
     def minimum_excluded(self) -> list[int]:
         return [self.fan_index[name] for name in self.spec.minimum_excluding]
