@@ -12,7 +12,7 @@ from . import docs, ir, scaffold
 from .build import compile_checkers, generated_files, load_all, stale_files, write_files
 from .checkers import Checker, checker_for
 from .codegen import CodegenError
-from .examples import run_examples
+from .examples import run_examples, unexercised_exclusions
 from .extensions import BuildError
 from .interpreter import Interpreter
 from .paths import GENERATED_DIR
@@ -51,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
                             description="Score every `example` block of the specs and compare with its expectation.")
     p.add_argument("specs", nargs="+", metavar="SPEC")
     p.add_argument("-v", "--verbose", action="store_true", help="list passing examples too")
+    p.add_argument("--coverage", action="store_true",
+                   help="also warn about 不计 targets that no example shows beside the fan excluding them")
     p.set_defaults(run=_test)
 
     p = commands.add_parser("build", help="regenerate the checkers and rule books of specs",
@@ -113,7 +115,11 @@ def _test(args) -> int:
     failures = 0
     for name in args.specs:
         spec = load_spec(name)
-        outcomes = run_examples(spec, Interpreter(spec))
+        interpreter = Interpreter(spec)
+        outcomes = run_examples(spec, interpreter)
+        if args.coverage:
+            for warning in unexercised_exclusions(spec, interpreter):
+                print(warning.render(), file=sys.stderr)
         for outcome in outcomes:
             if args.verbose or not outcome.passed:
                 print(outcome.render())

@@ -95,3 +95,13 @@ def test_test_command_runs_examples(capsys):
 def test_unknown_spec(capsys):
     code, _, err = run(capsys, "check", "nosuchspec")
     assert code == 1 and "no spec named 'nosuchspec'" in err
+
+
+def test_test_coverage_warns_about_unshown_exclusions(capsys):
+    # shenyang's 三家闭 不计 闭门: in the examples where 三家闭 counts, 闭门 also holds, so no warning
+    # for it; the command still passes (warnings only).
+    code, out, err = run(capsys, "test", "shenyang", "--coverage")
+    assert code == 0
+    assert "不计 闭门" not in err
+    code, out, err = run(capsys, "test", "mcr", "--coverage")
+    assert code == 0 and "is never implied" in err and err.count("warning:") >= 1
