@@ -98,10 +98,10 @@ def test_unknown_spec(capsys):
 
 
 def test_test_coverage_warns_about_unshown_exclusions(capsys):
-    # shenyang's 三家闭 不计 闭门: in the examples where 三家闭 counts, 闭门 also holds, so no warning
-    # for it; the command still passes (warnings only).
+    # shenyang's 定向飘 不计 飘胡: the seed's own 定向飘 hand is also a 飘胡, so that edge is shown and
+    # not warned about; the command still passes (warnings only).
     code, out, err = run(capsys, "test", "shenyang", "--coverage")
     assert code == 0
-    assert "不计 闭门" not in err
+    assert "不计 飘胡" not in err
     code, out, err = run(capsys, "test", "mcr", "--coverage")
     assert code == 0 and "is never implied" in err and err.count("warning:") >= 1
