@@ -584,9 +584,7 @@ class Interpreter:
         for tile in self.spec.tiles:
             if tile.index in self.flowers or (held[tile.index] >= tile.copies and not any_copy):
                 continue
-            trial = Hand(hand.concealed, tile.index, hand.melds, hand.context, hand.options, hand.other_melds,
-                         hand.seat, hand.dealer, hand.discarder)
-            if self._completes(trial):
+            if self._completes(replace(hand, win=tile.index)):
                 waits.append(tile.index)
         return waits
 

@@ -6,7 +6,6 @@ import dataclasses
 import json
 import textwrap
 import warnings
-from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,7 +14,6 @@ from hypothesis import strategies as st
 import dsl
 from dsl import codegen, ir
 from dsl.build import stale_files
-from dsl.case import Hand
 from dsl.checkers import checker_for
 from dsl.interpreter import Interpreter
 from dsl.paths import GENERATED_DIR, bundled_specs
@@ -26,24 +24,6 @@ SPECS = bundled_specs()
 HANDS = 10_000
 
 
-class Reference(Interpreter):
-    """The interpreter, with the trial hands of its waits built by field name.
-
-    Interpreter._waits passes seat, dealer and discarder to Hand by position, and Hand has had a `red`
-    field before them since red fives came in: a trial hand gets red = seat, seat = dealer and
-    dealer = discarder, so a spec whose requirements read the seats (riichi's 第一巡) lists tiles as
-    waits that do not win. The compiled checkers keep the hand as it is.
-    """
-
-    def _waits(self, hand: Hand, any_copy: bool = False) -> list[int]:
-        held = Counter(hand.concealed)
-        for meld in hand.melds:
-            held.update(meld.tiles)
-        return [t.index for t in self.spec.tiles
-                if t.index not in self.flowers and (held[t.index] < t.copies or any_copy)
-                and self._completes(dataclasses.replace(hand, win=t.index))]
-
-
 @pytest.fixture(scope="module", params=SPECS)
 def pair(request):
     """(compiled checker, reference interpreter) of one bundled spec."""
@@ -51,7 +31,7 @@ def pair(request):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a missing or stale extension is a failure here, not a fallback
         compiled = dsl.load(request.param)
-    return compiled, Reference(spec)
+    return compiled, Interpreter(spec)
 
 
 def answer(function, case) -> str:
@@ -111,7 +91,7 @@ def hand_cases(draw, spec):
 @pytest.mark.parametrize("name", SPECS)
 def test_hypothesis_hands(name):
     spec = load_spec(name)
-    compiled, interpreter = checker_for(spec), Reference(spec)
+    compiled, interpreter = checker_for(spec), Interpreter(spec)
 
     @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
     @given(hand_cases(spec))
@@ -238,7 +218,7 @@ def test_every_feature_compiles_on_demand_and_matches(text, tmp_path, monkeypatc
         warnings.simplefilter("error")
         compiled = dsl.load(str(path))
     assert compiled.SPEC_HASH == spec.source_hash and list((tmp_path / "cache").glob("*/checker_*"))
-    interpreter = Reference(spec)
+    interpreter = Interpreter(spec)
     for case in random_cases(spec, 3000, seed=7):
         assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case), case
     assert dsl.load(str(path)) is not None  # the second load comes from the cache
