@@ -363,6 +363,7 @@ class Example(Decl):
     others: tuple[tuple[int, tuple[MeldLiteral, ...]], ...] = ()
     win: str | None = None
     context: tuple[tuple[Name, int | str | bool], ...] = ()
+    options: tuple[tuple[Name, int | str | bool], ...] = ()
     fans: tuple[ExpectedFan, ...] | None = None
     total: int | None = None
     no_win: str | None = None  # expected reason fragment ("" for any)

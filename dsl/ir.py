@@ -345,6 +345,8 @@ class Example:
         case = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.case}
         if "other_melds" in case:
             case["other_melds"] = {seat: list(melds) for seat, melds in case["other_melds"]}
+        if "options" in case:
+            case["options"] = dict(case["options"])
         return case
 
 

@@ -407,8 +407,11 @@ class ToAst(Transformer):
         fields: dict = {"title": _string(c[0])}
         context: list = []
         others: list = []
+        options: list = []
         for kind, value in c[1:]:
-            if kind == "win":
+            if kind == "options":
+                options.extend(value)
+            elif kind == "win":
                 fields["win"], items = value
                 context.extend(items)
             elif kind == "context":
@@ -418,7 +421,8 @@ class ToAst(Transformer):
             else:
                 fields.update(value)
         lines = tuple(self.source.line(n) for n in range(meta.line, meta.end_line + 1))
-        return ast.Example(self._span(meta), context=tuple(context), others=tuple(others), lines=lines, **fields)
+        return ast.Example(self._span(meta), context=tuple(context), others=tuple(others), options=tuple(options),
+                           lines=lines, **fields)
 
     def hand_line(self, meta, c):
         return ("fields", {"hand": "".join(str(t) for t in c)})
@@ -437,6 +441,9 @@ class ToAst(Transformer):
 
     def with_line(self, meta, c):
         return ("context", tuple(c))
+
+    def options_line(self, meta, c):
+        return ("options", tuple(c))
 
     def context_item(self, meta, c):
         return (self._name(c[0]), True if c[1] is None else c[1])

@@ -613,12 +613,22 @@ class Resolver:
                                         for seat, melds in e.others)
         for name, value in e.context:
             case[name.text] = value
+        if e.options:
+            case["options"] = tuple(sorted((self._example_option(name, value) for name, value in e.options)))
         all_names = list(self.d.patterns)
         fans = None
         if e.fans is not None:
             fans = tuple(ir.ExpectedFan(self._pattern_name(f.name, all_names), f.value, f.count) for f in e.fans)
         return ir.Example(e.title, tuple(sorted(case.items())), fans, e.total, e.no_win, e.error, e.payments,
                           e.doc, e.span)
+
+    def _example_option(self, name: ast.Name, value: object) -> tuple[str, object]:
+        option = self.d.options.get(name.text)
+        if option is None:
+            raise error(f"unknown option {name.text!r}", name.span, suggest(name.text, self.d.options))
+        if type(value) is not type(option.default):
+            raise error(f"option {name.text!r} takes a value like {option.default!r}, not {value!r}", name.span)
+        return name.text, value
 
     # -- expressions
 

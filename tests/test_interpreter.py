@@ -164,3 +164,33 @@ def test_minimum_from_an_option(spec_of):
     pungs = {"hand": "111333555777m7z", "win": "7z"}  # 平 1 + 对 2 = 3
     assert checker.evaluate(pungs)["winning"] is True
     assert checker.evaluate({**pungs, "options": {"起和": 4}})["reason"] == "3 fan is below the minimum of 4"
+
+
+def test_examples_may_set_options(spec_of):
+    from dsl.examples import run_examples
+    spec = spec_of("""
+        option 起和 "fan needed to win" = 1
+        minimum 起和
+        fan 平 1: true
+        example "a 1-fan hand wins by default":
+            hand 123m456m789m123p7z
+            win 7z
+            expect 平 1
+        example "and not when the table plays 2 fan minimum":
+            hand 123m456m789m123p7z
+            win 7z
+            options 起和 2
+            expect no win "below the minimum of 2"
+    """)
+    assert spec.examples[1].case_dict()["options"] == {"起和": 2}
+    assert all(outcome.passed for outcome in run_examples(spec, Interpreter(spec)))
+
+
+def test_example_options_are_checked(spec_of):
+    import pytest
+
+    from dsl.source import SpecError
+    with pytest.raises(SpecError, match="unknown option '起胡'"):
+        spec_of('option 起和 "x" = 1\nexample "e":\n    hand 1m\n    options 起胡 2\n')
+    with pytest.raises(SpecError, match="takes a value like 1"):
+        spec_of('option 起和 "x" = 1\nexample "e":\n    hand 1m\n    options 起和 true\n')
