@@ -51,7 +51,7 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
                             + f"; {spec.name} reads: " + ", ".join(list(STRUCTURAL_KEYS) + list(known)))
     if "hand" not in case:
         raise HandError("the case has no 'hand'")
-    codes = {t.code: t.index for t in spec.tiles if not _is_flower(spec, t)} | dict(spec.red_tiles)
+    codes = spec.notation(flowers=False)
     concealed = tuple(parse_tiles(case["hand"], codes))
     win = _one_tile(case["win"], codes) if case.get("win") is not None else None
     meld_texts = _list(case.get("melds", []), "melds")
@@ -81,10 +81,6 @@ def _red_count(spec: ir.Spec, texts: list[str]) -> int:
     return sum(codes.count(red) for red, _ in spec.red_tiles)
 
 
-def _is_flower(spec: ir.Spec, tile: ir.Tile) -> bool:
-    return any(s.flowers and s.code == tile.suit for s in spec.suits)
-
-
 def _one_tile(text: object, codes: Mapping[str, int]) -> int:
     tiles = parse_tiles(text, codes)  # type: ignore[arg-type]
     if len(tiles) != 1:
@@ -108,8 +104,7 @@ def _meld(spec: ir.Spec, text: object) -> Meld:
         raise HandError(f"unknown meld kind {kind_name!r}" + (f" ({hint})" if hint else "")
                         + f"; {spec.name} allows: " + ", ".join(kinds))
     kind = kinds[kind_name]
-    codes = {t.code: t.index for t in spec.tiles} | dict(spec.red_tiles)
-    tiles = tuple(sorted(parse_tiles(tiles_text, codes)))
+    tiles = tuple(sorted(parse_tiles(tiles_text, spec.notation())))
     if not _meld_shape_ok(spec, kind, tiles):
         raise HandError(f"{text!r} is not a {kind_name}: " + _meld_shape_rule(spec, kind))
     return Meld(kind, tiles)
@@ -150,7 +145,7 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise HandError(f"{name!r} is a whole number from 0, not {value!r}")
     elif key.kind == "tiles":
-        parse_tiles(value, {t.code: t.index for t in spec.tiles} | dict(spec.red_tiles))  # type: ignore[arg-type]
+        parse_tiles(value, spec.notation())  # type: ignore[arg-type]
     elif key.kind == "melds_by_seat" and not isinstance(value, Mapping):
         raise HandError(f"{name!r} maps seats to lists of melds, e.g. {{\"1\": [\"pung 111m\"]}}")
     return value

@@ -10,7 +10,6 @@ compiled into a checker that silently ignores it.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ from pathlib import Path
 import jinja2
 
 from . import __version__, ir
+from .decompose import knitted_straights
 from .paths import SPECS_DIR
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "cython"
@@ -354,17 +354,15 @@ class Model:
         self.knitted = self._knitted_straights()
 
     def _knitted_straights(self) -> list[list[int]]:
-        """decompose._knitted_straights: 147 / 258 / 369 over the three numbered suits, every assignment."""
+        """The knitted sequences of dsl.decompose, checked to exist in this spec's tiles."""
         suits = [s.code for s in self.spec.suits if s.numbered]
         if len(suits) != 3 or not self.knitted_shapes():
             return []
-        codes = {t.code: t.index for t in self.spec.tiles}
+        codes = self.spec.notation()
         wanted = [f"{rank}{suit}" for suit in suits for rank in range(1, 10)]
         if any(code not in codes for code in wanted):
             raise CodegenError(f"{self.spec.path}: knitted shapes need ranks 1 to 9 in suits " + ", ".join(suits))
-        return [sorted(codes[f"{rank}{suit}"] for start, suit in zip((1, 2, 3), order, strict=True)
-                       for rank in (start, start + 3, start + 6))
-                for order in itertools.permutations(suits)]
+        return [list(sequence) for sequence in knitted_straights(self.spec)]
 
     def tile_suits(self) -> list[str]:
         return [self.text(t.suit) for t in self.spec.tiles]

@@ -73,11 +73,11 @@ def _shape_groups(spec: ir.Spec, shape: ir.Shape, counts: list[int], n_melds: in
         if n_melds == 0 and sum(counts) == 14 and max(counts) == 1:
             honors = [i for i, c in enumerate(counts) if c and not spec.tiles[i].numbered]
             numbered = [i for i, c in enumerate(counts) if c and spec.tiles[i].numbered]
-            if any(set(numbered) <= set(k) for k in _knitted_straights(spec)) and honors:
+            if any(set(numbered) <= set(k) for k in knitted_straights(spec)) and honors:
                 yield [("single", i) for i in numbered + honors]
     elif shape.name == "knitted_straight":
         if n_melds <= 1:
-            for number, knitted in enumerate(_knitted_straights(spec)):
+            for number, knitted in enumerate(knitted_straights(spec)):
                 if all(counts[i] for i in knitted):
                     for i in knitted:
                         counts[i] -= 1
@@ -92,12 +92,12 @@ def _reading_order(groups: list[tuple]) -> list[tuple[int, int]]:
     return sorted((first, kind == "chow") for kind, first in groups if kind != "pair")
 
 
-def _knitted_straights(spec: ir.Spec) -> list[tuple[int, ...]]:
+def knitted_straights(spec: ir.Spec) -> list[tuple[int, ...]]:
     """147 / 258 / 369 spread over the three numbered suits, in every assignment of suits."""
     suits = [s.code for s in spec.suits if s.numbered]
     if len(suits) != 3:
         return []
-    codes = {t.code: t.index for t in spec.tiles}
+    codes = spec.notation()
     return [tuple(sorted(codes[f"{rank}{suit}"] for start, suit in zip((1, 2, 3), order, strict=True)
                          for rank in (start, start + 3, start + 6)))
             for order in permutations(suits)]
@@ -154,7 +154,7 @@ _SIZES = {"pair": 2, "pung": 3, "single": 1}
 def _tiles_of(spec: ir.Spec, kind: str, first: int) -> tuple[int, ...]:
     """The tiles of a hand group; `first` is its lowest tile, or for a knitted straight its number."""
     if kind == "knitted":
-        return _knitted_straights(spec)[first]
+        return knitted_straights(spec)[first]
     return (first, first + 1, first + 2) if kind == "chow" else (first,) * _SIZES[kind]
 
 

@@ -84,6 +84,7 @@ class Evaluator:
         self.spec = spec
         self.tilesets = {ts.name: ts.tiles for ts in spec.tilesets}
         self.patterns = {p.name: p for p in spec.patterns + spec.loser_patterns}
+        self.notation = spec.notation()
         principled = any(name in ir.COMBINING_PRINCIPLES for name in spec.principles)
         self.combining: dict[str, list[ir.Pattern]] = {}
         for p in spec.patterns:
@@ -156,8 +157,7 @@ class Evaluator:
         return max(n, 0)
 
     def _indicated(self, key: str, env: Env) -> int:
-        codes = {t.code: t.index for t in self.spec.tiles} | dict(self.spec.red_tiles)
-        indicators = parse_tiles(env.facts.hand.context.get(key, ""), codes)
+        indicators = parse_tiles(env.facts.hand.context.get(key, ""), self.notation)
         return sum(env.facts.kinds[self.spec.next_tile[i]] for i in indicators)
 
     def _count_combinations(self, source: str, env: Env) -> None:
@@ -461,7 +461,7 @@ class Interpreter:
     def __init__(self, spec: ir.Spec):
         self.spec = spec
         self.evaluator = Evaluator(spec)
-        self.flowers = {t.index for t in spec.tiles for s in spec.suits if s.flowers and s.code == t.suit}
+        self.flowers = spec.flower_tiles()
         self.definitions = {b.name: b.expr for b in spec.definitions}
 
     # -- public API

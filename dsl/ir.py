@@ -388,6 +388,15 @@ class Spec:
     def tile(self, code: str) -> Tile | None:
         return next((t for t in self.tiles if t.code == code), None)
 
+    def notation(self, flowers: bool = True) -> dict[str, int]:
+        """Tile code -> tile index, red fives (0m) included; without flowers for a hand's own tiles."""
+        skip = set() if flowers else self.flower_tiles()
+        return {t.code: t.index for t in self.tiles if t.index not in skip} | dict(self.red_tiles)
+
+    def flower_tiles(self) -> frozenset[int]:
+        flower_suits = {s.code for s in self.suits if s.flowers}
+        return frozenset(t.index for t in self.tiles if t.suit in flower_suits)
+
     def tileset(self, name: str) -> TileSet:
         return next(t for t in self.tilesets if t.name == name)
 

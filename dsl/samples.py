@@ -277,7 +277,7 @@ class CaseMaker:
         return (" " if style < 0.7 else "").join(codes)
 
     def _codes(self, text: str) -> list[int]:
-        index = {t.code: t.index for t in self.spec.tiles} | dict(self.spec.red_tiles)
+        index = self.spec.notation()
         compact = text.replace(" ", "")
         tiles, digits = [], ""
         for ch in compact:
