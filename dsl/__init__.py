@@ -16,9 +16,17 @@ from .source import SpecError
 
 if TYPE_CHECKING:
     from .checkers import Checker
+    from .rounds import RoundSettler
 
 __version__ = "0.1.0"
-__all__ = ["Interpreter", "SpecError", "check", "load", "load_spec"]
+__all__ = ["Interpreter", "SpecError", "check", "load", "load_spec", "settler"]
+
+
+def settler(name_or_path: str) -> RoundSettler:
+    """Settles round records (whole hands of play) of a spec with its checker: `settler("sichuan").settle(record)`."""
+    from .rounds import RoundSettler
+
+    return RoundSettler(load_spec(name_or_path), load(name_or_path))
 
 
 def load(name_or_path: str) -> Checker:

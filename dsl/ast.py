@@ -341,6 +341,56 @@ class Settle(Decl):
     pot: Expr | None = None
 
 
+# ---------------------------------------------------------------- a whole hand of play
+
+
+@dataclass(frozen=True)
+class KongRule(Decl):
+    kind: Name
+    payments: tuple[Payment, ...]
+
+
+@dataclass(frozen=True)
+class TransferRule(Decl):
+    flag: Name
+
+
+@dataclass(frozen=True)
+class DrawCheck(Decl):
+    name: Name
+    english: str | None
+    payer: Expr
+    amount: Expr | None  # None: the payer refunds its kong income
+    receiver: Expr | None
+
+
+@dataclass(frozen=True)
+class PenaltyRule(Decl):
+    name: Name
+    english: str | None
+    amount: Expr
+
+
+@dataclass(frozen=True)
+class DeclareRule(Decl):
+    name: Name
+    english: str | None
+    next_hand: bool
+    flag: Name
+
+
+@dataclass(frozen=True)
+class RoundRules(Decl):
+    bindings: tuple[Binding, ...]
+    winners_leave: int | None  # 血战到底: the hand goes on until this many have won
+    one_winner: bool  # 一炮单响
+    kongs: tuple[KongRule, ...]
+    transfers: tuple[TransferRule, ...]
+    checks: tuple[DrawCheck, ...]
+    penalties: tuple[PenaltyRule, ...]
+    declarations: tuple[DeclareRule, ...]
+
+
 @dataclass(frozen=True)
 class MeldLiteral:
     span: Span
@@ -370,6 +420,30 @@ class Example(Decl):
     error: str | None = None
     payments: tuple[int, ...] | None = None
     doc: str | None = None
+    lines: tuple[str, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class RoundEvent:
+    """One event of a worked round; `fields` are the round-record JSON keys of the event."""
+
+    span: Span
+    kind: str  # "kong", "win", "draw", "declare", "penalty"
+    fields: tuple[tuple[str, object], ...]
+    case: Example | None = None  # a win: the winner's hand, as an example's lines give it
+    hands: tuple[tuple[int, Example], ...] = ()  # a draw: each player's final hand
+    payments: tuple[int, ...] | None = None  # expected payments of this event
+
+
+@dataclass(frozen=True)
+class RoundExample(Decl):
+    title: str
+    doc: str | None
+    dealer: int | None
+    options: tuple[tuple[Name, int | str | bool], ...]
+    carried: tuple[Name, ...]
+    events: tuple[RoundEvent, ...]
+    total: tuple[int, ...] | None
     lines: tuple[str, ...] = field(default=(), compare=False)
 
 

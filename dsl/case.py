@@ -55,11 +55,11 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
     concealed = tuple(parse_tiles(case["hand"], codes))
     win = _one_tile(case["win"], codes) if case.get("win") is not None else None
     meld_texts = _list(case.get("melds", []), "melds")
-    melds = tuple(_meld(spec, m) for m in meld_texts)
+    melds = tuple(read_meld(spec, m) for m in meld_texts)
     red = _red_count(spec, [case["hand"], case.get("win") or ""] + [str(m) for m in meld_texts])
     context = {name: _context_value(spec, known[name], value) for name, value in case.items() if name in known}
     others = _other_melds(spec, context.pop("other_melds", {}))
-    options = _options(spec, case.get("options", {}))
+    options = read_options(spec, case.get("options", {}))
     _check_counts(spec, concealed, win, melds, others)
     players = spec.players
     dealer = context.get("dealer", 0)
@@ -70,6 +70,9 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
         discarder = context.get("discarder", (seat - 1) % players)
         if discarder == seat:
             raise HandError(f"the discarder (seat {discarder}) cannot be the winner")
+    for gone in context.get("out", ()):
+        if gone in (seat, context.get("discarder")):
+            raise HandError(f"seat {gone} has left the hand ('out'); it cannot win or discard")
     return Hand(concealed, win, melds, context, options, others, red, seat, dealer, discarder)
 
 
@@ -94,7 +97,7 @@ def _list(value: object, key: str) -> list:
     return list(value)
 
 
-def _meld(spec: ir.Spec, text: object) -> Meld:
+def read_meld(spec: ir.Spec, text: object) -> Meld:
     if not isinstance(text, str) or len(text.split()) != 2:
         raise HandError(f"a meld is written '<kind> <tiles>', e.g. 'pung 555p', not {text!r}")
     kind_name, tiles_text = text.split()
@@ -146,6 +149,10 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
             raise HandError(f"{name!r} is a whole number from 0, not {value!r}")
     elif key.kind == "tiles":
         parse_tiles(value, spec.notation())  # type: ignore[arg-type]
+    elif key.kind == "seats":
+        if not isinstance(value, list | tuple) or not all(
+                isinstance(s, int) and not isinstance(s, bool) and 0 <= s < spec.players for s in value):
+            raise HandError(f"{name!r} is a list of seats from 0 to {spec.players - 1}, not {value!r}")
     elif key.kind == "melds_by_seat" and not isinstance(value, Mapping):
         raise HandError(f"{name!r} maps seats to lists of melds, e.g. {{\"1\": [\"pung 111m\"]}}")
     return value
@@ -160,11 +167,11 @@ def _other_melds(spec: ir.Spec, value: object) -> dict[int, tuple[Meld, ...]]:
             raise HandError(f"'other_melds' is keyed by seat number, not {seat_text!r}") from None
         if not 0 <= seat < spec.players:
             raise HandError(f"'other_melds': seat {seat} does not exist")
-        others[seat] = tuple(_meld(spec, m) for m in _list(melds, "other_melds"))
+        others[seat] = tuple(read_meld(spec, m) for m in _list(melds, "other_melds"))
     return others
 
 
-def _options(spec: ir.Spec, given: object) -> dict[str, object]:
+def read_options(spec: ir.Spec, given: object) -> dict[str, object]:
     if not isinstance(given, Mapping):
         raise HandError("'options' is an object of option names and values")
     options = {o.name: o.default for o in spec.options}

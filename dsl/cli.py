@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import docs, ir, scaffold
@@ -17,6 +17,7 @@ from .extensions import BuildError
 from .interpreter import Interpreter
 from .paths import GENERATED_DIR
 from .resolve import check, load_spec
+from .rounds import RoundSettler
 from .source import SpecError
 
 
@@ -92,6 +93,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="another context key, e.g. --set kong_replacement=true --set discarder=2")
     p.set_defaults(run=_score)
+
+    p = commands.add_parser(
+        "settle", help="settle whole hands of play: kongs, several winners, draw-end checks",
+        description="Settle round records (one hand of play each, as JSON: see specs/README.md): --jsonl reads "
+                    "one round per line on stdin and writes one result per line; --json settles one round. A "
+                    "result gives the payments of each event and the total.")
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("--jsonl", action="store_true", help="read one JSON round per line on stdin")
+    p.add_argument("--json", metavar="ROUND", help="settle one round given as JSON")
+    p.set_defaults(run=_settle)
 
     scaffold.add_command(commands)
     return parser
@@ -192,11 +203,31 @@ def _score(args) -> int:
 
 
 def _score_line(checker: Checker, line: str) -> dict:
+    return _json_line(line, checker.evaluate)
+
+
+def _json_line(line: str, answer: Callable[[object], dict]) -> dict:
     try:
-        case = json.loads(line)
+        value = json.loads(line)
     except json.JSONDecodeError as exc:
         return {"ok": False, "error": f"not JSON: {exc.msg} at column {exc.colno}"}
-    return checker.evaluate(case)
+    return answer(value)
+
+
+def _settle(args) -> int:
+    spec = load_spec(args.spec)
+    settler = RoundSettler(spec, checker_for(spec))
+    if args.jsonl:
+        for line in sys.stdin:
+            if line.strip():
+                print(json.dumps(_json_line(line, settler.settle), ensure_ascii=False), flush=True)
+        return 0
+    if args.json is None:
+        print("mjdsl settle: give --json ROUND or --jsonl", file=sys.stderr)
+        return 2
+    result = _json_line(args.json, settler.settle)
+    print(json.dumps(result, ensure_ascii=False))
+    return 0 if result["ok"] else 1
 
 
 def _case_from_flags(args) -> dict | str:

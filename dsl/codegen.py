@@ -50,7 +50,7 @@ KNOWN_FIELDS = {
               "next_tile", "red_tiles", "red_copies", "supersede", "score",
               "suits", "tilesets", "meld_kinds", "shapes", "context", "options", "definitions", "requirements",
               "minimum", "minimum_excluding", "principles", "preferred", "patterns", "loser_patterns",
-              "exclusive_groups", "settlement", "examples"},
+              "exclusive_groups", "settlement", "examples", "rounds", "round_examples"},
     ir.Pattern: {"name", "english", "value", "condition", "excludes", "aliases", "doc", "scope", "order", "span",
                  "late"},
     ir.Settlement: {"bindings", "rules", "span", "pot"},
@@ -60,7 +60,7 @@ KNOWN_FIELDS = {
     ir.Suit: {"code", "name", "english", "numbered", "flowers", "tiles", "span"},
 }
 KEY_KINDS = {"flag": "KEY_FLAG", "count": "KEY_COUNT", "seat": "KEY_SEAT", "wind": "KEY_WIND", "tiles": "KEY_TILES",
-             "melds_by_seat": "KEY_OTHER_MELDS"}
+             "melds_by_seat": "KEY_OTHER_MELDS", "seats": "KEY_SEATS"}
 
 
 class CodegenError(Exception):

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from . import ir
+from .rounds import RoundSettler
 from .source import Diagnostic
 
 
 @dataclass(frozen=True)
 class ExampleOutcome:
-    example: ir.Example
+    example: ir.Example | ir.RoundExample
     result: dict
     problems: tuple[str, ...]
 
@@ -26,7 +28,26 @@ class ExampleOutcome:
 
 
 def run_examples(spec: ir.Spec, checker) -> list[ExampleOutcome]:
-    return [check_example(e, checker.evaluate(e.case_dict())) for e in spec.examples]
+    """The worked hands, then the worked rounds."""
+    hands = [check_example(e, checker.evaluate(e.case_dict())) for e in spec.examples]
+    settler = RoundSettler(spec, checker)
+    rounds = [ExampleOutcome(r, result := settler.settle(json.loads(r.record)), tuple(_round_problems(r, result)))
+              for r in spec.round_examples]
+    return hands + rounds
+
+
+def _round_problems(r: ir.RoundExample, result: dict) -> list[str]:
+    if not result["ok"]:
+        return [f"the round is invalid: {result['error']}"]
+    problems = []
+    for index, expected in r.payments:
+        got = tuple(result["events"][index]["payments"])
+        if got != expected:
+            line = r.event_spans[index].line
+            problems.append(f"event {index + 1} (line {line}): expected payments {list(expected)}, got {list(got)}")
+    if r.total is not None and tuple(result["payments"]) != r.total:
+        problems.append(f"expected total {list(r.total)}, got {result['payments']}")
+    return problems
 
 
 def unexercised_exclusions(spec: ir.Spec, interpreter) -> list[Diagnostic]:

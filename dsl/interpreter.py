@@ -600,8 +600,9 @@ class Interpreter:
 
     def _losers(self, hand: Hand) -> tuple[Loser, ...]:
         losers = []
+        out = hand.context.get("out", ())
         for seat in range(self.spec.players):
-            if seat == hand.seat:
+            if seat == hand.seat or seat in out:
                 continue
             melds = hand.other_melds.get(seat, ())
             losers.append(Loser(seat, seat == hand.dealer, seat == hand.discarder,

@@ -321,6 +321,89 @@ class Settlement:
     pot: Expr | None = None  # paid from the table (riichi sticks), not by a player
 
 
+# ---------------------------------------------------------------- a whole hand of play
+
+
+@dataclass(frozen=True)
+class KongRule:
+    """Payments made the moment a kong of this kind is declared (刮风下雨)."""
+
+    kind: str  # a meld kind
+    payments: tuple[Payment, ...]  # payers: "each other" (every other player still in) or "discarder"
+    span: Span
+
+
+@dataclass(frozen=True)
+class TransferRule:
+    """A win with this flag makes the discarder pass the income of its last kong to the winner (杠上炮)."""
+
+    flag: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class DrawCheck:
+    """At an exhaustive draw: each player still in that satisfies `payer` pays `amount` to each other player
+    that satisfies `receiver` (查花猪, 查大叫); with no amount, the payer returns its kong income (退税)."""
+
+    name: str
+    english: str | None
+    payer: Expr  # a player condition
+    amount: Expr | None  # may read `receiver.` and `payer.` attributes
+    receiver: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class PenaltyRule:
+    """A penalty event (诈和): the offender pays `amount` to each other player still in."""
+
+    name: str
+    english: str | None
+    amount: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class DeclareRule:
+    """A declaration event sets a flag on the wins of this hand, or of the next hand (跟庄)."""
+
+    name: str
+    english: str | None
+    next_hand: bool
+    flag: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class RoundRules:
+    bindings: tuple[Binding, ...]  # named player conditions, e.g. 花猪 = suits == 3
+    winners_leave: int | None  # 血战到底: a winner drops out; the hand ends when this many have won
+    one_winner: bool  # 一炮单响: one winner per discard
+    kongs: tuple[KongRule, ...]
+    transfers: tuple[TransferRule, ...]
+    checks: tuple[DrawCheck, ...]
+    penalties: tuple[PenaltyRule, ...]
+    declarations: tuple[DeclareRule, ...]
+    span: Span | None
+
+    def kong(self, kind: str) -> KongRule | None:
+        return next((k for k in self.kongs if k.kind == kind), None)
+
+
+@dataclass(frozen=True)
+class RoundExample:
+    """A worked hand of play: a round record and the payments it must make."""
+
+    title: str
+    doc: str | None
+    record: str  # the round record, canonical JSON
+    payments: tuple[tuple[int, tuple[int, ...]], ...]  # (event number, expected payments of that event)
+    event_spans: tuple[Span, ...]
+    total: tuple[int, ...] | None
+    span: Span
+
+
 @dataclass(frozen=True)
 class ExpectedFan:
     name: str
@@ -384,6 +467,8 @@ class Spec:
     score: tuple[Binding, ...]  # named results of a reading; `value`, when given, ranks readings
     settlement: Settlement | None
     examples: tuple[Example, ...]
+    rounds: RoundRules | None = None
+    round_examples: tuple[RoundExample, ...] = ()
 
     def tile(self, code: str) -> Tile | None:
         return next((t for t in self.tiles if t.code == code), None)

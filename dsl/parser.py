@@ -7,12 +7,12 @@ from dataclasses import replace
 from functools import cache
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .paths import GRAMMAR_DIR
-from .source import Diagnostic, Source, Span, SpecError
+from .source import Diagnostic, Source, Span, SpecError, error
 
 GRAMMAR = GRAMMAR_DIR / "mjdsl.lark"
 
@@ -140,7 +140,12 @@ def parse(source: Source) -> ast.Module:
         raise _syntax_error(source, exc) from None
     except DedentError:
         raise SpecError([_dedent_error(source)]) from None
-    return ToAst(source).transform(tree)
+    try:
+        return ToAst(source).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, SpecError):
+            raise exc.orig_exc from None
+        raise
 
 
 def parse_file(path: str) -> ast.Module:
@@ -404,11 +409,15 @@ class ToAst(Transformer):
     # -- examples
 
     def example(self, meta, c):
-        fields: dict = {"title": _string(c[0])}
+        lines = tuple(self.source.line(n) for n in range(meta.line, meta.end_line + 1))
+        return self._example(meta, _string(c[0]), c[1:], lines)
+
+    def _example(self, meta, title: str, items: list, lines: tuple[str, ...] = ()) -> ast.Example:
+        fields: dict = {"title": title}
         context: list = []
         others: list = []
         options: list = []
-        for kind, value in c[1:]:
+        for kind, value in items:
             if kind == "options":
                 options.extend(value)
             elif kind == "win":
@@ -420,9 +429,107 @@ class ToAst(Transformer):
                 others.append(value)
             else:
                 fields.update(value)
-        lines = tuple(self.source.line(n) for n in range(meta.line, meta.end_line + 1))
         return ast.Example(self._span(meta), context=tuple(context), others=tuple(others), options=tuple(options),
                            lines=lines, **fields)
+
+    # -- a whole hand of play
+
+    def round_rules(self, meta, c):
+        def of(kind):
+            return tuple(x for x in c if isinstance(x, kind))
+        leave = [x[1] for x in c if isinstance(x, tuple) and x[0] == "leave"]
+        return ast.RoundRules(self._span(meta), of(ast.Binding), leave[-1] if leave else None,
+                              any(x == ("one_winner", True) for x in c), of(ast.KongRule), of(ast.TransferRule),
+                              of(ast.DrawCheck), of(ast.PenaltyRule), of(ast.DeclareRule))
+
+    def winners_leave(self, meta, c):
+        return ("leave", int(c[0]))
+
+    def one_winner(self, meta, c):
+        return ("one_winner", True)
+
+    def kong_rule(self, meta, c):
+        return ast.KongRule(self._span(meta), self._name(c[0]), tuple(c[1:]))
+
+    def transfer_rule(self, meta, c):
+        return ast.TransferRule(self._span(meta), self._name(c[0]))
+
+    def draw_check(self, meta, c):
+        name, english, payer, amount, receiver = c
+        return ast.DrawCheck(self._span(meta), self._name(name), _string(english) if english else None,
+                             payer, amount, receiver)
+
+    def draw_refund(self, meta, c):
+        name, english, payer = c
+        return ast.DrawCheck(self._span(meta), self._name(name), _string(english) if english else None,
+                             payer, None, None)
+
+    def penalty_rule(self, meta, c):
+        name, english, amount = c
+        return ast.PenaltyRule(self._span(meta), self._name(name), _string(english) if english else None, amount)
+
+    def declare_rule(self, meta, c):
+        name, english, next_hand, flag = c
+        return ast.DeclareRule(self._span(meta), self._name(name), _string(english) if english else None,
+                               next_hand is not None, self._name(flag))
+
+    def next_hand(self, meta, c):
+        return True
+
+    def round_example(self, meta, c):
+        fields: dict = {"doc": None, "dealer": None, "options": (), "carried": (), "total": None}
+        events: list[ast.RoundEvent] = []
+        for kind, value in c[1:]:
+            if kind == "event":
+                events.append(value)
+            elif kind == "fields" and "payments" in value:
+                if not events:
+                    raise error("`payments` gives the payments of the event above it; this one has none",
+                                self._span(meta))
+                events[-1] = replace(events[-1], payments=value["payments"])
+            elif kind == "fields":
+                fields.update(value)
+            else:
+                fields[kind] = value
+        lines = tuple(self.source.line(n) for n in range(meta.line, meta.end_line + 1))
+        return ast.RoundExample(self._span(meta), _string(c[0]), events=tuple(events), lines=lines, **fields)
+
+    def dealer_line(self, meta, c):
+        return ("dealer", int(c[0]))
+
+    def carried_line(self, meta, c):
+        return ("carried", tuple(self._name(n) for n in c))
+
+    def total_line(self, meta, c):
+        return ("total", tuple(c))
+
+    def _event(self, meta, kind: str, **fields) -> tuple[str, ast.RoundEvent]:
+        items = tuple((k, v) for k, v in fields.items() if v is not None)
+        return ("event", ast.RoundEvent(self._span(meta), kind, items))
+
+    def kong_event(self, meta, c):
+        seat, kind, tiles, source = c
+        return self._event(meta, "kong", seat=int(seat), kong=str(kind), tiles=str(tiles),
+                           **{"from": int(source) if source is not None else None})
+
+    def declare_event(self, meta, c):
+        return self._event(meta, "declare", declare=str(c[0]), seat=int(c[1]) if c[1] is not None else None)
+
+    def penalty_event(self, meta, c):
+        return self._event(meta, "penalty", penalty=str(c[0]), seat=int(c[1]))
+
+    def win_event(self, meta, c):
+        seat, source = int(c[0]), c[1]
+        case = self._example(meta, "", c[2:])
+        kind, event = self._event(meta, "win", seat=seat, **{"from": int(source) if source is not None else None})
+        return (kind, replace(event, case=case))
+
+    def draw_event(self, meta, c):
+        kind, event = self._event(meta, "draw")
+        return (kind, replace(event, hands=tuple(c)))
+
+    def final_hand(self, meta, c):
+        return (int(c[0]), self._example(meta, "", c[1:]))
 
     def hand_line(self, meta, c):
         return ("fields", {"hand": "".join(str(t) for t in c)})

@@ -47,6 +47,7 @@ CONTEXT_KEYS = {
     "honba": ("count", "honba counters"),
     "riichi_sticks": ("count", "riichi sticks on the table"),
     "other_melds": ("melds_by_seat", "the other players' declared melds, by seat"),
+    "out": ("seats", "the seats that have already won and left the hand (血战到底): they neither pay nor receive"),
 }
 ALWAYS_ACCEPTED = ("self_drawn", "seat", "dealer", "discarder", "seat_wind")
 
@@ -151,7 +152,9 @@ class Declarations:
     exclusive: dict[str, ast.Exclusive] = field(default_factory=dict)
     score: ast.Score | None = None
     settle: ast.Settle | None = None
+    rounds: ast.RoundRules | None = None
     examples: list[ast.Example] = field(default_factory=list)
+    round_examples: list[ast.RoundExample] = field(default_factory=list)
     unsupported: list[ast.Decl] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)
     sources: list[str] = field(default_factory=list)
@@ -169,6 +172,7 @@ def _collect(module: ast.Module, source: Source, chain: tuple[str, ...]) -> Decl
         merged = _collect(parse(parent_source), parent_source, chain + (str(parent_path),))
         merged.parent = parent.parent.text
         merged.examples = []  # a parent's worked hands need not hold under the child's rules
+        merged.round_examples = []
         merged.docs = []
     else:
         merged = Declarations()
@@ -238,6 +242,12 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.settle = decl
         case ast.Example():
             into.examples.append(decl)
+        case ast.RoundRules():
+            from .resolve_rounds import merge
+
+            into.rounds = merge(into.rounds, decl)
+        case ast.RoundExample():
+            into.round_examples.append(decl)
         case ast.Binding():
             into.definitions[decl.name.text] = decl
         case ast.Order():
@@ -330,7 +340,14 @@ class Resolver:
             settlement=settlement, examples=(), red_tiles=self.red_tiles, red_copies=self.red_copies,
             next_tile=self._next_tiles(),
         )
-        return replace(spec, examples=tuple(self._example(e) for e in d.examples))
+        spec = replace(spec, examples=tuple(self._example(e) for e in d.examples))
+        if d.rounds is None and not d.round_examples:
+            return spec
+        from .resolve_rounds import round_example, round_rules
+
+        rounds = round_rules(self, d.rounds) if d.rounds is not None else None
+        return replace(spec, rounds=rounds,
+                       round_examples=tuple(round_example(self, e, rounds) for e in d.round_examples))
 
     # -- tiles
 

@@ -16,6 +16,10 @@ CONTEXT_TYPES = {"flag": BOOL, "count": NUMBER, "seat": NUMBER, "wind": TEXT}
 ITEM_TYPES = {
     "suit": TEXT, "rank": NUMBER, "tile": TILE, "size": NUMBER, "copies": NUMBER, "seat": NUMBER, "step": NUMBER,
 }
+# A player, in round rules; `best` (what the payer would pay on the receiver's best win) only as payer./receiver.
+PLAYER_TYPES = {
+    "won": BOOL, "ready": BOOL, "suits": NUMBER, "seat": NUMBER, "dealer": BOOL, "kong_income": NUMBER, "best": NUMBER,
+}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 
@@ -41,6 +45,8 @@ class TypeChecker:
                 return self._var(expr)
             case ir.PatternRef():
                 return NUMBER
+            case ir.Item() if expr.element in ("payer", "receiver"):
+                return PLAYER_TYPES[expr.name]
             case ir.Item():
                 return ITEM_TYPES.get(expr.name, BOOL)
             case ir.ItemTileSet() | ir.InTileSet():
@@ -101,6 +107,8 @@ class TypeChecker:
                 return NUMBER
             case "binding":
                 return self.bindings[expr.name]
+            case "player":
+                return PLAYER_TYPES[expr.name]
         raise AssertionError(expr)
 
     def _aggregate(self, expr: ir.Aggregate) -> str:

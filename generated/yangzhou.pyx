@@ -295,6 +295,7 @@ cdef enum KeyKind:
     KEY_WIND = 7
     KEY_TILES = 8
     KEY_OTHER_MELDS = 9
+    KEY_SEATS = 10
 
 # key -> index into KEY_KIND and KEY_SLOT; context values live in Hand.context[slot].
 cdef dict KEYS = {
@@ -494,6 +495,7 @@ cdef struct Hand:
     long long context[CONTEXT_SLOTS]  # context values as given, 0 when absent
     long long options[OPTION_SLOTS]
     bint opened[N_PLAYERS]  # that seat has laid down a meld that opens the hand
+    bint out[N_PLAYERS]  # that seat has left the hand (血战到底): it neither pays nor receives
     int red  # red fives in the hand, the winning tile and the melds
     int n_indicators[INDICATOR_KEYS]
     int indicators[INDICATOR_KEYS][MAX_INDICATORS]
@@ -892,6 +894,9 @@ cdef bint from_hand(object hand, Hand* h) except -1:
                 h.round_wind = WINDS[value]
         elif KEY_KIND[key] == KEY_TILES and not read_indicators(value, key, h):
             return False
+        elif KEY_KIND[key] == KEY_SEATS:
+            for seat in value:
+                h.out[seat] = True
     for name, value in hand.options.items():
         slot = OPTIONS[name]
         if OPTION_KIND[slot] == OPTION_TEXT:
@@ -1575,7 +1580,7 @@ cdef void settle(Ctx* c) noexcept:
     cdef int seat, k = 0
     cdef Loser* loser
     for seat in range(N_PLAYERS):
-        if seat == c.h.seat:
+        if seat == c.h.seat or c.h.out[seat]:
             continue
         loser = &c.losers[k]
         loser.seat = seat

@@ -1,0 +1,194 @@
+"""The `round:` rules and the worked rounds of a spec -> IR: players' attributes, meld kinds, flags.
+
+Resolver.spec imports this module when a spec has round rules; it builds on the resolver's own names.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from . import ast, ir
+from .resolve import FUNCTIONS, ExprResolver, Resolver, Scope
+from .source import Span, error, suggest
+from .typecheck import BOOL, NUMBER, PLAYER_TYPES, TRUTHY
+
+# Only a draw check's amount sees both sides, and only there is `best` known (it needs a payer).
+PAIR_ATTRS = PLAYER_TYPES
+PLAYER_ATTRS = [name for name in PLAYER_TYPES if name != "best"]
+PAIR_SIDES = ("payer", "receiver")
+KONG_PAYERS = ("each other", "discarder")
+
+
+def round_rules(r: Resolver, decl: ast.RoundRules) -> ir.RoundRules:
+    bindings: list[ir.Binding] = []
+    for b in decl.bindings:
+        expr = _player_expr(r, b.expr, [x.name for x in bindings], "a `let` value", (NUMBER, BOOL))
+        r.binding_types[b.name.text] = r.types.type(expr)
+        bindings.append(ir.Binding(b.name.text, expr, b.span))
+    names = [b.name for b in bindings]
+    if decl.winners_leave is not None and not any(k.name == "out" for k in r.context):
+        raise error("`winners leave` needs the context key `out` (the seats that have left): add `context out`",
+                    decl.span)
+    return ir.RoundRules(
+        tuple(bindings), decl.winners_leave, decl.one_winner,
+        tuple(_kong_rule(r, k, names) for k in decl.kongs),
+        tuple(ir.TransferRule(_flag(r, t.flag), t.span) for t in decl.transfers),
+        tuple(_check(r, c, names) for c in decl.checks),
+        tuple(ir.PenaltyRule(p.name.text, p.english, _player_expr(r, p.amount, names, "a penalty", (NUMBER,)),
+                             p.span) for p in decl.penalties),
+        tuple(ir.DeclareRule(d.name.text, d.english, d.next_hand, _flag(r, d.flag), d.span)
+              for d in decl.declarations),
+        decl.span)
+
+
+def merge(parent: ast.RoundRules | None, child: ast.RoundRules) -> ast.RoundRules:
+    """A child's `round:` block overrides its parent's rules one by one (same kong kind, check, penalty ...)."""
+    if parent is None:
+        return child
+
+    def by_key(old: tuple, new: tuple, key: Callable) -> tuple:
+        merged = {key(x): x for x in old} | {key(x): x for x in new}
+        return tuple(merged.values())
+
+    return ast.RoundRules(
+        child.span, by_key(parent.bindings, child.bindings, lambda b: b.name.text),
+        child.winners_leave if child.winners_leave is not None else parent.winners_leave,
+        child.one_winner or parent.one_winner,
+        by_key(parent.kongs, child.kongs, lambda k: k.kind.text),
+        by_key(parent.transfers, child.transfers, lambda t: t.flag.text),
+        by_key(parent.checks, child.checks, lambda c: c.name.text),
+        by_key(parent.penalties, child.penalties, lambda p: p.name.text),
+        by_key(parent.declarations, child.declarations, lambda d: d.name.text))
+
+
+def _kong_rule(r: Resolver, rule: ast.KongRule, names: list[str]) -> ir.KongRule:
+    if rule.kind.text not in r.meld_kinds:
+        raise error(f"unknown meld kind {rule.kind.text!r}", rule.kind.span, suggest(rule.kind.text, r.meld_kinds))
+    payments = []
+    for payment in rule.payments:
+        payer = ("each " if payment.each else "") + payment.payer.text
+        if payer not in KONG_PAYERS:
+            raise error(f"a kong is paid by {' or '.join(KONG_PAYERS)}, not {payer!r}", payment.payer.span)
+        amount = _player_expr(r, payment.amount, names, "a payment", (NUMBER,))
+        payments.append(ir.Payment(payer, amount, payment.span))
+    return ir.KongRule(rule.kind.text, tuple(payments), rule.span)
+
+
+def _check(r: Resolver, check: ast.DrawCheck, names: list[str]) -> ir.DrawCheck:
+    payer = _player_expr(r, check.payer, names, "who pays")
+    if check.amount is None:
+        return ir.DrawCheck(check.name.text, check.english, payer, None, None, check.span)
+    amount = _player_expr(r, check.amount, names, "an amount", (NUMBER,), sides=True)
+    receiver = _player_expr(r, check.receiver, names, "who receives")
+    return ir.DrawCheck(check.name.text, check.english, payer, amount, receiver, check.span)
+
+
+def _flag(r: Resolver, name: ast.Name) -> str:
+    flags = [k.name for k in r.context if k.kind == "flag"]
+    if name.text not in flags:
+        raise error(f"{name.text!r} is not a flag the spec reads", name.span,
+                    suggest(name.text, flags) or "declare it with `flag NAME \"...\"`")
+    return name.text
+
+
+def _player_expr(r: Resolver, e: ast.Expr, names: list[str], what: str, wanted: tuple[str, ...] = TRUTHY,
+                 sides: bool = False) -> ir.Expr:
+    expr = PlayerExprResolver(r, Scope("player", bindings=tuple(names)), sides).resolve(e)
+    r.types.expect(expr, wanted, what)
+    return expr
+
+
+class PlayerExprResolver(ExprResolver):
+    """Names in a round rule: the player's attributes, `let`s of the round block, options, constants;
+    in a draw check's amount also `payer.X` and `receiver.X`."""
+
+    def __init__(self, resolver: Resolver, scope, sides: bool):
+        super().__init__(resolver, scope)
+        self.sides = sides
+
+    def _lookups(self):
+        return [self._binding, self._player, self._option, self._constant]
+
+    def _player(self, name: str, span: Span) -> ir.Expr | None:
+        return ir.Var(span, "player", name) if name in PLAYER_ATTRS else None
+
+    def _known_names(self) -> list[str]:
+        return list(PLAYER_ATTRS) + list(self.scope.bindings) + list(self.r.d.options)
+
+    def _attribute(self, e: ast.Attribute) -> ir.Expr:
+        owner, attr = e.owner.text, e.attr.text
+        if owner not in PAIR_SIDES or not self.sides:
+            sides = " or ".join(f"`{s}.`" for s in PAIR_SIDES)
+            raise error(f"unknown name {owner!r}" + (f"; a draw check's amount may use {sides}" if owner in PAIR_SIDES
+                                                      else ""), e.owner.span)
+        if attr not in PAIR_ATTRS:
+            raise error(f"a player has no {attr!r}", e.attr.span, suggest(attr, PAIR_ATTRS))
+        return ir.Item(e.span, owner, attr)
+
+    def _call(self, e: ast.Call) -> ir.Expr:
+        if e.function.text not in FUNCTIONS:
+            raise error(f"unknown function {e.function.text!r} in a round rule", e.function.span,
+                        suggest(e.function.text, FUNCTIONS))
+        return super()._call(e)
+
+
+# ---------------------------------------------------------------- worked rounds
+
+
+def round_example(r: Resolver, e: ast.RoundExample, rules: ir.RoundRules | None) -> ir.RoundExample:
+    if rules is None:
+        raise error("a worked round needs the spec's `round:` rules", e.span)
+    record: dict[str, object] = {"events": [_event(r, ev, rules) for ev in e.events]}
+    if e.dealer is not None:
+        record["dealer"] = e.dealer
+    if e.options:
+        record["options"] = dict(sorted(r._example_option(name, value) for name, value in e.options))
+    if e.carried:
+        record["carried"] = [_flag(r, name) for name in e.carried]
+    payments = tuple((i, ev.payments) for i, ev in enumerate(e.events) if ev.payments is not None)
+    return ir.RoundExample(e.title, e.doc, json.dumps(record, ensure_ascii=False, sort_keys=True), payments,
+                           tuple(ev.span for ev in e.events), e.total, e.span)
+
+
+def _event(r: Resolver, ev: ast.RoundEvent, rules: ir.RoundRules) -> dict:
+    fields = dict(ev.fields)
+    match ev.kind:
+        case "kong":
+            if fields["kong"] not in r.meld_kinds:
+                raise error(f"unknown meld kind {fields['kong']!r}", ev.span, suggest(fields["kong"], r.meld_kinds))
+            return fields
+        case "declare":
+            _known(fields["declare"], [d.name for d in rules.declarations], "declaration", ev.span)
+            return fields
+        case "penalty":
+            _known(fields["penalty"], [p.name for p in rules.penalties], "penalty", ev.span)
+            return fields
+        case "win":
+            return {"win": _win_case(r, ev, fields)}
+        case "draw":
+            return {"draw": {str(seat): _final_hand(r, hand) for seat, hand in ev.hands}}
+    raise AssertionError(ev.kind)
+
+
+def _known(name: str, names: list[str], what: str, span: Span) -> None:
+    if name not in names:
+        raise error(f"unknown {what} {name!r}", span, suggest(name, names) or f"the `round:` rules name no {what}s")
+
+
+def _win_case(r: Resolver, ev: ast.RoundEvent, fields: dict) -> dict:
+    assert ev.case is not None
+    case = r._example(ev.case).case_dict()
+    for key in ("seat", "discarder", "self_drawn"):
+        if key in case:
+            raise error(f"the `win SEAT from SEAT:` line already says {key!r}", ev.span)
+    case["seat"] = fields["seat"]
+    if "from" in fields:
+        case["discarder"] = fields["from"]
+    else:
+        case["self_drawn"] = True
+    return case
+
+
+def _final_hand(r: Resolver, hand: ast.Example) -> dict:
+    return r._example(hand).case_dict()

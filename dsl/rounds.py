@@ -1,0 +1,379 @@
+"""A whole hand of play: a round record (JSON) -> the payments of each event and the total.
+
+The record lists what happened, in order: kongs, declarations, penalties, wins (several on one discard;
+in 血战到底 play goes on after a win) and an exhaustive draw with every remaining player's final hand.
+Each win is scored and settled by the spec's checker (compiled or interpreted); the round rules of the
+spec (`round:`) add the payments that happen between the deal and the end of the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from . import ir
+from .case import read_case, read_meld, read_options
+from .interpreter import Evaluator, _plain
+from .notation import HandError
+
+EVENT_KINDS = ("kong", "win", "draw", "declare", "penalty")
+RECORD_KEYS = ("dealer", "events", "options", "carried")
+NO_RULES = ir.RoundRules((), None, False, (), (), (), (), (), None)
+
+
+class RoundError(Exception):
+    """A record that does not describe a possible hand of play; the message names the event."""
+
+
+@dataclass(frozen=True)
+class Kong:
+    seat: int
+    payments: tuple[int, ...]  # what the kong's declaration made each seat pay (-) or receive (+)
+
+
+@dataclass
+class Play:
+    """The state of the hand while its events are read."""
+
+    players: int
+    dealer: int
+    options: dict[str, object]
+    flags: set[str] = field(default_factory=set)  # set on every win of this hand by declarations
+    next_hand: list[str] = field(default_factory=list)
+    out: list[int] = field(default_factory=list)  # seats that have won, in order
+    kongs: list[Kong] = field(default_factory=list)
+    winning_cases: dict[int, dict] = field(default_factory=dict)
+    ended_by: int | None = None  # the event that ended the hand
+    open_discard: int | None = None  # the discarder of the last event, a discard win: more may win on it
+
+    def still_in(self) -> list[int]:
+        return [s for s in range(self.players) if s not in self.out]
+
+
+@dataclass
+class Player:
+    """What a round rule may ask of one player at the end of the hand."""
+
+    seat: int
+    won: bool
+    dealer: bool
+    suits: int
+    ready: bool
+    kong_income: int
+    case: dict | None  # the final hand (no winning tile), for a player still in
+
+
+@dataclass
+class PlayerEnv:
+    player: Player | None
+    bindings: dict[str, ir.Expr]
+    options: Mapping[str, object]
+    payer: Player | None = None
+    receiver: Player | None = None
+
+
+class RoundEvaluator(Evaluator):
+    """Expressions of the `round:` rules: a player's attributes, `payer.` and `receiver.` in an amount."""
+
+    def __init__(self, spec: ir.Spec, best):
+        super().__init__(spec)
+        self.best = best
+
+    def value(self, expr: ir.Expr, env):
+        if isinstance(expr, ir.Item):
+            side = env.payer if expr.element == "payer" else env.receiver
+            return self.best(env.receiver, env.payer) if expr.name == "best" else getattr(side, expr.name)
+        return super().value(expr, env)
+
+    def _var(self, expr: ir.Var, env):
+        if expr.scope == "player":
+            return getattr(env.player, expr.name)
+        if expr.scope == "option":
+            return env.options[expr.name]
+        assert expr.scope == "binding", expr
+        return self.value(env.bindings[expr.name], env)
+
+
+class RoundSettler:
+    def __init__(self, spec: ir.Spec, checker):
+        self.spec = spec
+        self.checker = checker
+        self.rules = spec.rounds or NO_RULES
+        self.evaluator = RoundEvaluator(spec, self._best)
+        self.bindings = {b.name: b.expr for b in self.rules.bindings}
+
+    def settle(self, record: object) -> dict:
+        try:
+            return self._settle(record)
+        except RoundError as exc:
+            return {"ok": False, "error": str(exc)}
+
+    # -- the record
+
+    def _settle(self, record: object) -> dict:
+        play = self._start(record)
+        events = record["events"]  # type: ignore[index]
+        if not isinstance(events, list):
+            raise RoundError("'events' is a list of events")
+        entries = []
+        pot = 0
+        for index, event in enumerate(events):
+            entry = self._event(play, index, event)
+            pot += entry.pop("pot", 0)
+            entries.append(entry)
+        result: dict = {"ok": True, "events": entries,
+                        "payments": [sum(e["payments"][s] for e in entries) for s in range(play.players)]}
+        if pot:
+            result["pot"] = pot
+        if play.next_hand:
+            result["next_hand"] = play.next_hand
+        return result
+
+    def _start(self, record: object) -> Play:
+        if not isinstance(record, Mapping):
+            raise RoundError('a round is a JSON object such as {"dealer": 0, "events": [...]}')
+        for key in record:
+            if key not in RECORD_KEYS:
+                raise RoundError(f"unknown key {key!r}; a round has: " + ", ".join(RECORD_KEYS))
+        if "events" not in record:
+            raise RoundError("the round has no 'events'")
+        dealer = record.get("dealer", 0)
+        if not _is_seat(dealer, self.spec.players):
+            raise RoundError(f"'dealer' is a seat from 0 to {self.spec.players - 1}, not {dealer!r}")
+        options = record.get("options", {})
+        try:
+            read_options(self.spec, options)
+        except HandError as exc:
+            raise RoundError(str(exc)) from None
+        play = Play(self.spec.players, dealer, dict(options))
+        flags = [k.name for k in self.spec.context if k.kind == "flag"]
+        carried = record.get("carried", [])
+        if not isinstance(carried, list) or any(f not in flags for f in carried):
+            raise RoundError(f"'carried' lists flags the spec reads ({', '.join(flags)}), not {carried!r}")
+        play.flags.update(carried)
+        return play
+
+    def _event(self, play: Play, index: int, event: object) -> dict:
+        where = f"event {index + 1}"
+        kinds = [k for k in EVENT_KINDS if isinstance(event, Mapping) and k in event]
+        if len(kinds) != 1:
+            raise RoundError(f"{where}: an event has one of the keys {', '.join(EVENT_KINDS)}, not {event!r}")
+        kind = kinds[0]
+        assert isinstance(event, Mapping)
+        continues = kind == "win" and play.open_discard is not None and not self.rules.one_winner
+        if play.ended_by is not None and not continues:
+            raise RoundError(f"{where}: the hand ended at event {play.ended_by + 1}")
+        if kind != "win":
+            play.open_discard = None
+        try:
+            entry = getattr(self, f"_{kind}")(play, event, index)
+        except HandError as exc:
+            raise RoundError(f"{where} ({kind}): {exc}") from None
+        except RoundError as exc:
+            raise RoundError(f"{where} ({kind}): {exc}") from None
+        return {"event": kind} | entry
+
+    # -- events
+
+    def _kong(self, play: Play, event: Mapping, index: int) -> dict:
+        seat = self._active_seat(play, event.get("seat"))
+        kind = event["kong"]
+        kinds = {k.name for k in self.spec.meld_kinds}
+        if kind not in kinds:
+            raise RoundError(f"unknown meld kind {kind!r}; {self.spec.name} has: {', '.join(sorted(kinds))}")
+        if "tiles" in event:
+            read_meld(self.spec, f"{kind} {event['tiles']}")
+        payments = [0] * play.players
+        rule = self.rules.kong(kind)
+        for payment in rule.payments if rule else ():
+            for payer in self._kong_payers(play, payment.payer, seat, event.get("from")):
+                amount = self._amount(payment.amount, PlayerEnv(self._player(play, payer), self.bindings,
+                                                                 play.options))
+                payments[payer] -= amount
+                payments[seat] += amount
+        play.kongs.append(Kong(seat, tuple(payments)))
+        return {"seat": seat, "kind": kind, "payments": payments}
+
+    def _kong_payers(self, play: Play, payer: str, seat: int, source: object) -> list[int]:
+        if payer == "each other":
+            return [s for s in play.still_in() if s != seat]
+        if source is None:
+            raise RoundError("this kong was made on a discard: say who discarded it with 'from'")
+        if self._active_seat(play, source) == seat:
+            raise RoundError("a kong cannot be made on one's own discard")
+        return [source]  # type: ignore[list-item]
+
+    def _win(self, play: Play, event: Mapping, index: int) -> dict:
+        case = event["win"]
+        if not isinstance(case, Mapping):
+            raise RoundError("'win' is the winner's case: hand, win, melds, seat ...")
+        if "seat" not in case:
+            raise RoundError("the winner's case has no 'seat'")
+        seat = self._active_seat(play, case["seat"])
+        case = self._full_case(play, dict(case))
+        discarder = None if case.get("self_drawn") else case.get("discarder", (seat - 1) % play.players)
+        if play.ended_by is not None and discarder != play.open_discard:
+            raise RoundError(f"the hand ended at event {play.ended_by + 1}; only another win on the same discard "
+                             f"(seat {play.open_discard}) may follow")
+        result = self.checker.evaluate(case)
+        if not result["ok"]:
+            raise RoundError(result["error"])
+        if not result["winning"]:
+            raise RoundError(f"seat {seat} does not win: {result['reason']}")
+        if "payments" not in result:
+            raise RoundError(f"{self.spec.name} has no `settle:` rules")
+        entry = {"seat": seat, "fans": result["fans"], "total": result["total"], "payments": list(result["payments"])}
+        if "pot" in result:
+            entry["pot"] = result["pot"]
+        self._transfer(play, case, discarder, entry)
+        play.winning_cases[seat] = case
+        if self.rules.winners_leave is not None:
+            play.out.append(seat)
+        if self.rules.winners_leave is None or len(play.out) >= self.rules.winners_leave:
+            play.ended_by = index if play.ended_by is None else play.ended_by
+        play.open_discard = discarder
+        return entry
+
+    def _full_case(self, play: Play, case: dict) -> dict:
+        """The winner's case with what the round knows: dealer, declared flags, seats out, rule options."""
+        case.setdefault("dealer", play.dealer)
+        for flag in sorted(play.flags):
+            case[flag] = True
+        if play.out:
+            case["out"] = list(play.out)
+        if play.options:
+            case["options"] = play.options | dict(case.get("options", {}))
+        return case
+
+    def _transfer(self, play: Play, case: Mapping, discarder: int | None, entry: dict) -> None:
+        """杠上炮: the discarder hands the income of its last kong to the winner (each winner a full copy)."""
+        for rule in self.rules.transfers:
+            if not case.get(rule.flag):
+                continue
+            kongs = [k for k in play.kongs if k.seat == discarder]
+            if discarder is None or not kongs:
+                raise RoundError(f"{rule.flag!r} is set, but the discarder made no kong before")
+            income = kongs[-1].payments[discarder]
+            entry["payments"][discarder] -= income
+            entry["payments"][entry["seat"]] += income
+            entry["transfer"] = income
+
+    def _draw(self, play: Play, event: Mapping, index: int) -> dict:
+        hands = event["draw"]
+        still_in = play.still_in()
+        if not isinstance(hands, Mapping) or sorted(str(s) for s in still_in) != sorted(hands):
+            raise RoundError("'draw' maps each player still in (seats " + ", ".join(map(str, still_in))
+                             + ") to its final hand: {\"2\": {\"hand\": ..., \"melds\": [...]}}")
+        finals = {int(seat): self._final_case(play, int(seat), hand) for seat, hand in hands.items()}
+        players = [self._player(play, seat, finals.get(seat)) for seat in range(play.players)]
+        checks = [{"name": check.name, "payments": self._check(play, check, players)} for check in self.rules.checks]
+        play.ended_by = index
+        return {"checks": checks, "payments": [sum(c["payments"][s] for c in checks) for s in range(play.players)]}
+
+    def _final_case(self, play: Play, seat: int, hand: object) -> dict:
+        if not isinstance(hand, Mapping) or "win" in hand:
+            raise RoundError(f"seat {seat}'s final hand is {{\"hand\": ..., \"melds\": [...]}}, with no winning tile")
+        case = dict(hand) | {"seat": seat, "dealer": play.dealer}
+        if play.out:
+            case["out"] = list(play.out)
+        try:
+            read_case(self.spec, case)
+        except HandError as exc:
+            raise RoundError(f"seat {seat}'s final hand: {exc}") from None
+        return case
+
+    def _check(self, play: Play, check: ir.DrawCheck, players: list[Player]) -> list:
+        payments: list = [0] * play.players
+        env = PlayerEnv(None, self.bindings, play.options)
+        for payer in players:
+            if payer.won or not self._holds(check.payer, PlayerEnv(payer, self.bindings, play.options)):
+                continue
+            if check.amount is None:
+                for kong in (k for k in play.kongs if k.seat == payer.seat):
+                    payments = [p - k for p, k in zip(payments, kong.payments, strict=True)]
+                continue
+            for receiver in players:
+                if receiver is payer or not self._holds(check.receiver, PlayerEnv(receiver, self.bindings,
+                                                                                  play.options)):
+                    continue
+                amount = self._amount(check.amount, PlayerEnv(None, env.bindings, env.options, payer, receiver))
+                payments[payer.seat] -= amount
+                payments[receiver.seat] += amount
+        return [_plain(p) for p in payments]
+
+    def _declare(self, play: Play, event: Mapping, index: int) -> dict:
+        rule = next((d for d in self.rules.declarations if d.name == event["declare"]), None)
+        if rule is None:
+            known = ", ".join(d.name for d in self.rules.declarations) or "none"
+            raise RoundError(f"unknown declaration {event['declare']!r}; {self.spec.name} has: {known}")
+        entry: dict = {"name": rule.name, "payments": [0] * play.players}
+        if "seat" in event:
+            entry["seat"] = self._active_seat(play, event["seat"])
+        if rule.next_hand:
+            play.next_hand.append(rule.flag)
+        else:
+            play.flags.add(rule.flag)
+        return entry
+
+    def _penalty(self, play: Play, event: Mapping, index: int) -> dict:
+        rule = next((p for p in self.rules.penalties if p.name == event["penalty"]), None)
+        if rule is None:
+            known = ", ".join(p.name for p in self.rules.penalties) or "none"
+            raise RoundError(f"unknown penalty {event['penalty']!r}; {self.spec.name} has: {known}")
+        seat = self._active_seat(play, event.get("seat"))
+        payments: list = [0] * play.players
+        amount = self._amount(rule.amount, PlayerEnv(self._player(play, seat), self.bindings, play.options))
+        for other in play.still_in():
+            if other != seat:
+                payments[seat] -= amount
+                payments[other] += amount
+        return {"name": rule.name, "seat": seat, "payments": payments}
+
+    # -- players
+
+    def _active_seat(self, play: Play, seat: object) -> int:
+        if not _is_seat(seat, play.players):
+            raise RoundError(f"a seat is a number from 0 to {play.players - 1}, not {seat!r}")
+        if seat in play.out:
+            raise RoundError(f"seat {seat} has already won and left the hand")
+        return seat  # type: ignore[return-value]
+
+    def _player(self, play: Play, seat: int, final: dict | None = None) -> Player:
+        won = seat in play.winning_cases
+        shown = play.winning_cases.get(seat) or final
+        return Player(
+            seat=seat, won=won, dealer=seat == play.dealer,
+            suits=_suits(self.spec, shown) if shown else 0,
+            ready=bool(final) and bool(self.checker.waits(final)),
+            kong_income=sum(k.payments[seat] for k in play.kongs if k.seat == seat),
+            case=final)
+
+    def _best(self, receiver: Player, payer: Player) -> int:
+        """What `payer` would pay if `receiver` won on its discard, on the best of `receiver`'s waits."""
+        if receiver.case is None:
+            return 0
+        best = 0
+        for tile in self.checker.waits(receiver.case):
+            result = self.checker.evaluate(receiver.case | {"win": tile, "discarder": payer.seat})
+            if result["ok"] and result["winning"]:
+                best = max(best, -result["payments"][payer.seat])
+        return best
+
+    def _holds(self, condition: ir.Expr | None, env: PlayerEnv) -> bool:
+        return condition is None or bool(self.evaluator.value(condition, env))
+
+    def _amount(self, expr: ir.Expr, env: PlayerEnv) -> int | Fraction:
+        return self.evaluator.value(expr, env)
+
+
+def _is_seat(value: object, players: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+
+def _suits(spec: ir.Spec, case: Mapping) -> int:
+    hand = read_case(spec, case)
+    tiles = list(hand.concealed) + [t for m in hand.melds for t in m.tiles]
+    if hand.win is not None:
+        tiles.append(hand.win)
+    return len({spec.tiles[t].suit for t in tiles if spec.tiles[t].numbered})
