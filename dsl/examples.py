@@ -40,6 +40,10 @@ def _round_problems(r: ir.RoundExample, result: dict) -> list[str]:
     if not result["ok"]:
         return [f"the round is invalid: {result['error']}"]
     problems = []
+    for index, win in r.wins:
+        line = r.event_spans[index].line
+        entry = result["events"][index] | {"ok": True, "winning": True}
+        problems += [f"event {index + 1} (line {line}): {p}" for p in _problems(win, entry)]
     for index, expected in r.payments:
         got = tuple(result["events"][index]["payments"])
         if got != expected:

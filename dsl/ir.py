@@ -399,6 +399,7 @@ class RoundExample:
     doc: str | None
     record: str  # the round record, canonical JSON
     payments: tuple[tuple[int, tuple[int, ...]], ...]  # (event number, expected payments of that event)
+    wins: tuple[tuple[int, Example], ...]  # (event number, what a win's `expect` line says of it)
     event_spans: tuple[Span, ...]
     total: tuple[int, ...] | None
     span: Span

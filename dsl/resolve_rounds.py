@@ -147,7 +147,9 @@ def round_example(r: Resolver, e: ast.RoundExample, rules: ir.RoundRules | None)
     if e.carried:
         record["carried"] = [_flag(r, name) for name in e.carried]
     payments = tuple((i, ev.payments) for i, ev in enumerate(e.events) if ev.payments is not None)
-    return ir.RoundExample(e.title, e.doc, json.dumps(record, ensure_ascii=False, sort_keys=True), payments,
+    wins = tuple((i, r._example(ev.case)) for i, ev in enumerate(e.events)
+                 if ev.case is not None and (ev.case.fans is not None or ev.case.total is not None))
+    return ir.RoundExample(e.title, e.doc, json.dumps(record, ensure_ascii=False, sort_keys=True), payments, wins,
                            tuple(ev.span for ev in e.events), e.total, e.span)
 
 

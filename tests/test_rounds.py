@@ -319,3 +319,19 @@ def test_settle_command_one_round_and_usage(capsys):
 def test_python_api():
     result = dsl.settler("sichuan").settle({"events": [win(1, PING_HU, 0)]})
     assert result["ok"] and result["payments"] == [-1, 1, 0, 0]
+
+
+def test_a_worked_round_checks_its_payments_and_its_wins(write_spec):
+    rules = ("melds chow, pung, kong\nsettle:\n    discard: discarder pays total\nfan 平 1: shape == standard\n"
+             "round:\n    penalty 诈和: pays 10 to each other\n")
+    good = 'round "r":\n    win 1 from 0:\n        hand 123m456m789m11p23p\n        win 4p\n        expect 平 1\n' \
+           "    payments -1 1 0 0\n    total -1 1 0 0\n"
+    spec = load_spec(str(write_spec(rules + good)))
+    from dsl.examples import run_examples
+
+    assert [o.problems for o in run_examples(spec, Interpreter(spec))] == [()]
+    wrong = good.replace("expect 平 1", "expect 平 2").replace("payments -1 1 0 0", "payments -2 2 0 0")
+    spec = load_spec(str(write_spec(rules + wrong)))
+    problems = run_examples(spec, Interpreter(spec))[0].problems
+    assert problems == ("event 1 (line 15): 平: expected 2 ×1, got 1 ×1",
+                        "event 1 (line 15): expected payments [-2, 2, 0, 0], got [-1, 1, 0, 0]")
