@@ -8,6 +8,7 @@ spec (`round:`) add the payments that happen between the deal and the end of the
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -26,10 +27,11 @@ class RoundError(Exception):
     """A record that does not describe a possible hand of play; the message names the event."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Kong:
     seat: int
     payments: tuple[int, ...]  # what the kong's declaration made each seat pay (-) or receive (+)
+    passed_on: bool = False  # 杠上炮 handed its income to a winner: it is no longer the player's to refund
 
 
 @dataclass
@@ -255,6 +257,7 @@ class RoundSettler:
             if discarder is None or not kongs:
                 raise RoundError(f"{rule.flag!r} is set, but the discarder made no kong before")
             income = kongs[-1].payments[discarder]
+            kongs[-1].passed_on = True
             entry["payments"][discarder] -= income
             entry["payments"][entry["seat"]] += income
             entry["transfer"] = income
@@ -266,6 +269,7 @@ class RoundSettler:
             raise RoundError("'draw' maps each player still in (seats " + ", ".join(map(str, still_in))
                              + ") to its final hand: {\"2\": {\"hand\": ..., \"melds\": [...]}}")
         finals = {int(seat): self._final_case(play, int(seat), hand) for seat, hand in hands.items()}
+        self._check_copies(finals)
         players = [self._player(play, seat, finals.get(seat)) for seat in range(play.players)]
         checks = [{"name": check.name, "payments": self._check(play, check, players)} for check in self.rules.checks]
         play.ended_by = index
@@ -283,6 +287,19 @@ class RoundSettler:
             raise RoundError(f"seat {seat}'s final hand: {exc}") from None
         return case
 
+    def _check_copies(self, finals: dict[int, dict]) -> None:
+        """The final hands are on the table together: no tile more often than the set has it."""
+        seen: Counter[int] = Counter()
+        for case in finals.values():
+            hand = read_case(self.spec, case)
+            seen.update(hand.concealed)
+            seen.update(t for m in hand.melds for t in m.tiles)
+        for index, n in sorted(seen.items()):
+            tile = self.spec.tiles[index]
+            if n > tile.copies:
+                raise RoundError(f"the final hands hold {n} copies of {tile.code} ({tile.name}); the set has "
+                                 f"{tile.copies}")
+
     def _check(self, play: Play, check: ir.DrawCheck, players: list[Player]) -> list:
         payments: list = [0] * play.players
         env = PlayerEnv(None, self.bindings, play.options)
@@ -290,7 +307,7 @@ class RoundSettler:
             if payer.won or not self._holds(check.payer, PlayerEnv(payer, self.bindings, play.options)):
                 continue
             if check.amount is None:
-                for kong in (k for k in play.kongs if k.seat == payer.seat):
+                for kong in self._income(play, payer.seat):
                     payments = [p - k for p, k in zip(payments, kong.payments, strict=True)]
                 continue
             for receiver in players:
@@ -346,8 +363,13 @@ class RoundSettler:
             seat=seat, won=won, dealer=seat == play.dealer,
             suits=_suits(self.spec, shown) if shown else 0,
             ready=bool(final) and bool(self.checker.waits(final)),
-            kong_income=sum(k.payments[seat] for k in play.kongs if k.seat == seat),
+            kong_income=sum(k.payments[seat] for k in self._income(play, seat)),
             case=final)
+
+    @staticmethod
+    def _income(play: Play, seat: int) -> list[Kong]:
+        """The kongs whose income a player still holds."""
+        return [k for k in play.kongs if k.seat == seat and not k.passed_on]
 
     def _best(self, receiver: Player, payer: Player) -> int:
         """What `payer` would pay if `receiver` won on its discard, on the best of `receiver`'s waits."""

@@ -27,6 +27,9 @@ QING = {"hand": "1112345678999s", "win": "5s"}  # 清一色 3 → 4
 NOT_READY = {"hand": "13579m12345689p"}  # two suits, no wait
 HUA_ZHU = {"hand": "123m456p789s1134s"}  # three suits
 READY = {"hand": "234p567p999p55m67m"}  # waits 5m / 8m, 平胡 → 1
+READY2 = {"hand": "345p678p111p22s34s"}  # waits 2s / 5s, 平胡 → 1
+# Hands that can all be on the table together at a draw (no tile more than four times).
+DRAW_POOL = [HUA_ZHU, {"hand": "22468m13577999s"}, READY, READY2, {"hand": "1112345678999m"}]
 
 
 @pytest.fixture(scope="module")
@@ -94,9 +97,9 @@ def test_three_winners_end_the_bloody_battle(sichuan):
 
 
 def test_draw_checks_flower_pig_not_ready_and_refund(sichuan):
-    result = settle(sichuan, {"kong": "concealed_kong", "seat": 3, "tiles": "7777s"}, {"draw": {
+    result = settle(sichuan, {"kong": "concealed_kong", "seat": 3, "tiles": "5555s"}, {"draw": {
         "0": HUA_ZHU, "1": NOT_READY, "2": READY,
-        "3": {"hand": "13579m12468s", "melds": ["concealed_kong 7777s"]}}})
+        "3": {"hand": "13579m12468s", "melds": ["concealed_kong 5555s"]}}})
     checks = {c["name"]: c["payments"] for c in result["events"][1]["checks"]}
     # 查花猪: seat 0 pays 16 to each of the three others (none of them a 花猪)
     assert checks["查花猪"] == [-48, 16, 16, 16]
@@ -109,8 +112,8 @@ def test_draw_checks_flower_pig_not_ready_and_refund(sichuan):
 
 def test_best_is_the_largest_wait_with_its_roots(sichuan):
     # 1112345678999m waits on every 万; on 1m or 9m it is 清一色 3 + 根 1 = 4 → 8, the best
-    result = settle(sichuan, {"draw": {"0": NOT_READY | {"hand": "13579p12345689s"}, "1": {"hand": "1112345678999m"},
-                                       "2": READY, "3": READY}})
+    result = settle(sichuan, {"draw": {"0": {"hand": "13579p12345689s"}, "1": {"hand": "1112345678999m"},
+                                       "2": READY, "3": READY2}})
     assert result["events"][0]["checks"][1]["payments"] == [-10, 8, 1, 1]
 
 
@@ -140,6 +143,7 @@ def test_winners_are_not_listed_at_the_draw(sichuan):
     ({"events": [win(1, PING_HU, 0, kong_discard=True)]}, "the discarder made no kong"),
     ({"events": [{"draw": {"0": {"hand": "123m", "win": "4m"}}}]}, "each player still in"),
     ({"events": [], "carried": ["follow_dealer"]}, "'carried' lists flags"),
+    ({"events": [{"draw": {s: READY for s in "0123"}}]}, "the final hands hold 8 copies of 5m"),
     ({"events": [], "options": {"cap": 3}}, "unknown option 'cap'"),
 ])
 def test_a_bad_record_is_named_not_settled(sichuan, record, fragment):
@@ -266,8 +270,9 @@ def random_round(rng: random.Random) -> dict:
             events.append(win(seat, hand, discarder, **({"kong_discard": True} if flag else {})))
             out.append(seat)
     if len(out) < 3 and rng.random() < 0.7:
-        pool = [HUA_ZHU, NOT_READY, READY, {"hand": "1112345678999m"}]
-        events.append({"draw": {str(s): rng.choice(pool) for s in range(4) if s not in out}})
+        still = [s for s in range(4) if s not in out]
+        events.append({"draw": {str(s): hand for s, hand in zip(still, rng.sample(DRAW_POOL, len(still)),
+                                                                   strict=True)}})
     return {"dealer": rng.randrange(4), "events": events}
 
 
