@@ -1,26 +1,29 @@
 """IR -> the rule reference: Markdown and HTML books, an index and a variant comparison.
 
-Every worked example is run through the interpreter while the book is written, and the book shows
-what the checker answered; an example whose answer disagrees with its expectation is marked in the
+Every worked example and worked round is run through the interpreter while the book is written, and the
+book shows what the checker answered; one whose answer disagrees with its expectation is marked in the
 book, and render_all() refuses it, so a wrong example cannot be published.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from pathlib import Path
+from typing import ClassVar
 
 import jinja2
 from markupsafe import Markup
 
 from . import figures, ir
 from .case import read_case
-from .examples import check_example
+from .examples import _fans_text, _round_problems, check_example
 from .interpreter import Interpreter
 from .notation import HandError, tile_codes
 from .prose import Prose, formula
+from .rounds import NO_RULES, RoundSettler
 from .source import SpecError, error
 from .variantdiff import (
     ABSENT,
@@ -43,6 +46,8 @@ _SHOWN_ELSEWHERE = ("hand", "win", "melds", "other_melds")
 _PAYERS = {"each loser": "each loser", "each other": "each loser except the discarder",
            "discarder": "the discarder"}
 _CASES = {"self_drawn": "Self-drawn win 自摸", "discard": "Win on a discard 点炮"}
+_KONG_PAYERS = {"each other": "each other player still in", "discarder": "the player whose discard was konged"}
+_WIN_KEYS = ("hand", "win", "melds", "seat", "discarder", "self_drawn")  # said by a worked round's win row itself
 PRINCIPLES = {
     "不重复": "a fan implied by a larger one is not counted again (the 不计 lists)",
     "不拆移": "a set is not split up or moved to make another fan",
@@ -73,6 +78,7 @@ class WorkedExample:
     problems: tuple[str, ...]
     roles: tuple[str, ...]  # per seat: "winner, dealer", "discarder", ...
     results: tuple[tuple[str, object], ...]  # the spec's `score:` results and the pot, as the checker gave them
+    kind: ClassVar[str] = "example"
 
     @property
     def anchor(self) -> str:
@@ -125,6 +131,64 @@ class Block:
 
 
 @dataclass(frozen=True)
+class RuleGroup:
+    """The `round:` rules of one kind (kongs, draw checks ...) and what they have in common."""
+
+    zh: str
+    en: str
+    intro: str
+    rules: tuple[Reading, ...]
+
+
+@dataclass(frozen=True)
+class ShownHand:
+    """A hand in a worked round: a winner's, a player's at the draw, or the tiles of a kong."""
+
+    label: str
+    concealed: tuple[ir.Tile, ...]
+    win: ir.Tile | None
+    melds: tuple[Meld, ...]
+    hand_text: str
+    note: str  # "kong_discard", "ready on 1p 9s", ...
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """One line of a worked round's table: an event, or one check of a draw (number "")."""
+
+    number: str
+    text: str
+    hands: tuple[ShownHand, ...]
+    score: str  # a win's fans and total, as the checker gave them
+    payments: tuple[object, ...]
+    expected: tuple[int, ...] | None
+
+    @property
+    def wrong(self) -> bool:
+        return self.expected is not None and tuple(self.payments) != self.expected
+
+
+@dataclass(frozen=True)
+class WorkedRound:
+    number: int
+    example: ir.RoundExample
+    setup: tuple[tuple[str, str], ...]  # dealer, carried flags, options
+    rows: tuple[RoundRow, ...]
+    total: tuple[object, ...] | None  # the checker's; None when the round is invalid
+    error: str | None
+    problems: tuple[str, ...]
+    kind: ClassVar[str] = "worked round"
+
+    @property
+    def anchor(self) -> str:
+        return f"round-{self.number}"
+
+    @property
+    def total_wrong(self) -> bool:
+        return self.example.total is not None and self.total != self.example.total
+
+
+@dataclass(frozen=True)
 class Book:
     spec: ir.Spec
     file: str
@@ -147,10 +211,12 @@ class Book:
     payment_cases: tuple[PaymentCase, ...]
     pot: Reading | None
     examples: tuple[WorkedExample, ...]
+    round_rules: tuple[RuleGroup, ...]  # empty when the spec has no `round:` block
+    rounds: tuple[WorkedRound, ...]
 
     @property
-    def failures(self) -> tuple[WorkedExample, ...]:
-        return tuple(e for e in self.examples if e.problems)
+    def failures(self) -> tuple[WorkedExample | WorkedRound, ...]:
+        return tuple(e for e in self.examples + self.rounds if e.problems)
 
     def suit_tiles(self, suit: ir.Suit) -> tuple[ir.Tile, ...]:
         return tuple(self.spec.tiles[i] for i in suit.tiles)
@@ -195,8 +261,8 @@ def failure_report(book_: Book) -> list[str]:
     return [_failure_text(book_, e) for e in book_.failures]
 
 
-def _failure_text(b: Book, e: WorkedExample) -> str:
-    return f"{b.spec.name}: example {e.example.title!r} disagrees with the checker: " + "; ".join(e.problems)
+def _failure_text(b: Book, e: WorkedExample | WorkedRound) -> str:
+    return f"{b.spec.name}: {e.kind} {e.example.title!r} disagrees with the checker: " + "; ".join(e.problems)
 
 
 # ---------------------------------------------------------------- one book
@@ -234,6 +300,8 @@ def book(spec: ir.Spec) -> Book:
         pot=Reading("pot", None, formula(settlement.pot), prose.quantity(settlement.pot))
         if settlement is not None and settlement.pot is not None else None,
         examples=examples,
+        round_rules=round_rules(spec, prose),
+        rounds=tuple(_worked_round(spec, i + 1, r, checker) for i, r in enumerate(spec.round_examples)),
     )
 
 
@@ -308,7 +376,13 @@ def all_expressions(spec: ir.Spec) -> list[ir.Expr]:
         exprs += [b.expr for b in spec.settlement.bindings]
         exprs += [pay.amount for rule in spec.settlement.rules for pay in rule.payments]
         exprs += [spec.settlement.pot] if spec.settlement.pot is not None else []
-    return exprs
+    return exprs + (_round_expressions(spec.rounds) if spec.rounds is not None else [])
+
+
+def _round_expressions(rules: ir.RoundRules) -> list[ir.Expr]:
+    exprs = [b.expr for b in rules.bindings] + [pay.amount for kong in rules.kongs for pay in kong.payments]
+    exprs += [e for c in rules.checks for e in (c.payer, c.amount, c.receiver) if e is not None]
+    return exprs + [p.amount for p in rules.penalties]
 
 
 def paragraphs(text: str) -> tuple[Block, ...]:
@@ -344,7 +418,7 @@ def _worked(spec: ir.Spec, number: int, example: ir.Example, checker: Interprete
         number=number,
         example=example,
         concealed=_tiles(spec, case.get("hand", "")),
-        win=next(iter(_tiles(spec, case["win"])), None) if isinstance(case.get("win"), str) else None,
+        win=_win_tile(spec, case),
         melds=tuple(_meld(spec, m) for m in case.get("melds", ())),
         others=others,
         context=tuple((k, _shown(v)) for k, v in sorted(case.items()) if k not in _SHOWN_ELSEWHERE),
@@ -354,6 +428,10 @@ def _worked(spec: ir.Spec, number: int, example: ir.Example, checker: Interprete
         roles=_roles(spec, case),
         results=tuple((name, result[name]) for name in [b.name for b in spec.score] + ["pot"] if name in result),
     )
+
+
+def _win_tile(spec: ir.Spec, case: dict) -> ir.Tile | None:
+    return next(iter(_tiles(spec, case["win"])), None) if isinstance(case.get("win"), str) else None
 
 
 def _tiles(spec: ir.Spec, text: object) -> tuple[ir.Tile, ...]:
@@ -371,6 +449,8 @@ def _meld(spec: ir.Spec, text: str) -> Meld:
 
 
 def _shown(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_shown(v)}" for k, v in value.items())
     if value is True:
         return "yes"
     if value is False:
@@ -406,6 +486,211 @@ def expectation_text(e: ir.Example) -> str:
     if e.payments is not None:
         text += "; payments " + " ".join(str(p) for p in e.payments)
     return text
+
+
+# ---------------------------------------------------------------- a whole hand of play
+
+
+def round_rules(spec: ir.Spec, prose: Prose) -> tuple[RuleGroup, ...]:
+    """The `round:` block by kind of rule, each rule as the spec writes it and in words."""
+    rules = spec.rounds
+    if rules is None:
+        return ()
+    flags = {k.name: k.description for k in spec.context}
+    groups = (
+        RuleGroup("杠", "Kongs", "Paid the moment the kong is made; a robbed kong (抢杠) was never made and pays "
+                  "nothing.", tuple(_kong_reading(spec, k, prose) for k in rules.kongs)),
+        RuleGroup("杠上炮", "Kong income passed on", "", tuple(_transfer_reading(t, flags) for t in rules.transfers)),
+        RuleGroup("定义", "Named player conditions", "Used by the draw checks; each is about one player.",
+                  tuple(_let_reading(b, prose) for b in rules.bindings)),
+        RuleGroup("流局", "Draw checks", "At an exhaustive draw the checks run one after another, in this order. "
+                  "A payer is any player still in; a receiver, any other player, winners included. A player is "
+                  "ready when its final hand has a wait.", tuple(_check_reading(c, prose) for c in rules.checks)),
+        RuleGroup("罚分", "Penalties", "A penalty is an event of the hand; play goes on afterwards.",
+                  tuple(_penalty_reading(p, prose) for p in rules.penalties)),
+        RuleGroup("宣告", "Declarations", "A declaration is an event of the hand.",
+                  tuple(_declare_reading(d, flags) for d in rules.declarations)),
+    )
+    return (RuleGroup("打法", "Play", _play_intro(rules), _play_rules(rules)),) + tuple(g for g in groups if g.rules)
+
+
+def _play_intro(rules: ir.RoundRules) -> str:
+    still_in = ("Players still in are those who have not won." if rules.winners_leave is not None
+                else "Nobody leaves the hand: every player is still in until it ends.")
+    known = ", ".join(["the dealer"] + ["the flags declarations set"] * bool(rules.declarations)
+                      + ["the seats that have left"] * (rules.winners_leave is not None))
+    several = "" if rules.one_winner else " Several players may win on one discard (一炮多响); each is settled alone."
+    return f"{still_in} A win is scored and settled as above, with what the hand knows: {known}.{several}"
+
+
+def _play_rules(rules: ir.RoundRules) -> tuple[Reading, ...]:
+    readings = []
+    if rules.winners_leave is not None:
+        readings.append(Reading("血战到底", None, f"winners leave until {rules.winners_leave} have won",
+                                "A player who wins leaves the hand and neither pays nor receives any more; the hand "
+                                f"ends when {rules.winners_leave} have won, or at the exhaustive draw."))
+    if rules.one_winner:
+        readings.append(Reading("一炮单响", None, "one winner per discard", "Only one player may win on a discard."))
+    return tuple(readings)
+
+
+def _kong_reading(spec: ir.Spec, rule: ir.KongRule, prose: Prose) -> Reading:
+    payer = prose.about("the payer")
+    payments = "; ".join(f"{_KONG_PAYERS[p.payer]} pays it {payer.quantity(p.amount)}" for p in rule.payments)
+    rule_text = f"kong {rule.kind}: " + "; ".join(f"{p.payer} pays {formula(p.amount)}" for p in rule.payments)
+    return Reading(rule.kind, None, rule_text, f"When a player makes {_kind_text(spec, rule.kind)}, {payments}.")
+
+
+def _transfer_reading(rule: ir.TransferRule, flags: dict[str, str]) -> Reading:
+    return Reading(rule.flag, None, f"win {rule.flag}: discarder passes kong income",
+                   f"A win with the flag {rule.flag}: {flags[rule.flag]}. The discarder then passes what its last "
+                   "kong earned to the winner; several winners on that discard each receive it in full.")
+
+
+def _let_reading(binding: ir.Binding, prose: Prose) -> Reading:
+    return Reading(binding.name, None, f"{binding.name} = {formula(binding.expr)}",
+                   prose.about("the player").reading(binding.expr) + ".")
+
+
+def _penalty_reading(rule: ir.PenaltyRule, prose: Prose) -> Reading:
+    return Reading(rule.name, rule.english, f"penalty {rule.name}: pays {formula(rule.amount)} to each other",
+                   f"The offender pays {prose.about('the offender').quantity(rule.amount)} to each other player "
+                   "still in.")
+
+
+def _kind_text(spec: ir.Spec, kind: str) -> str:
+    """A meld kind with its article and English name: "an added_kong (Kong added to a pung)"."""
+    english = next((k.english for k in spec.meld_kinds if k.name == kind), None)
+    return ("an " if kind[0] in "aeiou" else "a ") + kind + (f" ({english})" if english else "")
+
+
+def _check_reading(check: ir.DrawCheck, prose: Prose) -> Reading:
+    payer = prose.about("the payer")
+    if check.amount is None or check.receiver is None:
+        return Reading(check.name, check.english, f"draw {check.name}: each {formula(check.payer)} refunds kong income",
+                       f"When {payer.clause(check.payer)}, it returns what its kongs earned to the players who "
+                       "paid for them.")
+    rule = (f"draw {check.name}: each {formula(check.payer)} pays {formula(check.amount)} "
+            f"to each {formula(check.receiver)}")
+    return Reading(check.name, check.english, rule,
+                   f"When {payer.clause(check.payer)} and {prose.about('the receiver').clause(check.receiver)}, "
+                   f"the payer pays the receiver {payer.quantity(check.amount)}.")
+
+
+def _declare_reading(rule: ir.DeclareRule, flags: dict[str, str]) -> Reading:
+    when = "next hand " if rule.next_hand else ""
+    wins = ("the wins of the next hand (the round's next_hand, carried by the next round)" if rule.next_hand
+            else "every later win of this hand")
+    return Reading(rule.name, rule.english, f"declare {rule.name}: {when}sets {rule.flag}",
+                   f"Sets the flag {rule.flag} on {wins}: {flags[rule.flag]}.")
+
+
+# ---------------------------------------------------------------- worked rounds
+
+
+def _worked_round(spec: ir.Spec, number: int, example: ir.RoundExample, checker: Interpreter) -> WorkedRound:
+    record = json.loads(example.record)
+    result = RoundSettler(spec, checker).settle(record)
+    problems = tuple(_round_problems(example, result))
+    setup = _round_setup(record)
+    if not result["ok"]:
+        return WorkedRound(number, example, setup, (), None, result["error"], problems)
+    rows = _RoundTable(spec, checker, record.get("dealer", 0)).rows(record["events"], result["events"],
+                                                                    dict(example.payments))
+    return WorkedRound(number, example, setup, rows, tuple(result["payments"]), None, problems)
+
+
+def _round_setup(record: dict) -> tuple[tuple[str, str], ...]:
+    setup = [("庄 Dealer", f"seat {record.get('dealer', 0)}")]
+    if record.get("carried"):
+        setup.append(("上局 Carried", ", ".join(record["carried"])))
+    if record.get("options"):
+        setup.append(("选项 Options", _shown(record["options"])))
+    return tuple(setup)
+
+
+class _RoundTable:
+    """The rows of a worked round: each event in words with the payments the checker gave it."""
+
+    def __init__(self, spec: ir.Spec, checker: Interpreter, dealer: int):
+        self.spec = spec
+        self.checker = checker
+        self.dealer = dealer
+        self.rules = spec.rounds or NO_RULES
+
+    def rows(self, events: list[dict], entries: list[dict], expected: dict[int, tuple[int, ...]]
+             ) -> tuple[RoundRow, ...]:
+        rows: list[RoundRow] = []
+        for i, (event, entry) in enumerate(zip(events, entries, strict=True)):
+            row = RoundRow(str(i + 1), "", (), "", tuple(entry["payments"]), expected.get(i))
+            rows += self._event(row, event, entry)
+        return tuple(rows)
+
+    def _event(self, row: RoundRow, event: dict, entry: dict) -> list[RoundRow]:
+        """The row of one event (`row` holds its number and payments), and a row per check of a draw."""
+        match entry["event"]:
+            case "win":
+                return [self._win(row, event["win"], entry)]
+            case "draw":
+                return self._draw(row, event["draw"], entry["checks"])
+            case "kong":
+                return [self._kong(row, event)]
+            case "penalty":
+                rule = next(p for p in self.rules.penalties if p.name == entry["name"])
+                return [replace(row, text=f"Seat {entry['seat']} pays the penalty {_named(rule)}")]
+        return [replace(row, text=self._declaration(entry))]
+
+    def _win(self, row: RoundRow, case: dict, entry: dict) -> RoundRow:
+        seat = case["seat"]
+        discarder = case.get("discarder", (seat - 1) % self.spec.players)
+        how = "self-drawn" if case.get("self_drawn") else f"on seat {discarder}'s discard"
+        score = _fans_text(entry).strip()
+        if "transfer" in entry:
+            score += f"; seat {discarder} passes on its kong income, {entry['transfer']}"
+        return replace(row, text=f"Seat {seat} wins {how}", hands=(_shown_hand(self.spec, "", case, _case_note(case)),),
+                       score=score)
+
+    def _draw(self, row: RoundRow, hands: dict, checks: list[dict]) -> list[RoundRow]:
+        shown = tuple(self._final_hand(int(seat), case) for seat, case in sorted(hands.items()))
+        rules = {c.name: c for c in self.rules.checks}
+        return [replace(row, text="Exhaustive draw 流局", hands=shown),
+                *(RoundRow("", _named(rules[c["name"]]), (), "", tuple(c["payments"]), None) for c in checks)]
+
+    def _final_hand(self, seat: int, case: dict) -> ShownHand:
+        waits = self.checker.waits(case | {"seat": seat, "dealer": self.dealer})
+        return _shown_hand(self.spec, f"Seat {seat}", case, f"ready on {' '.join(waits)}" if waits else "not ready")
+
+    def _kong(self, row: RoundRow, event: dict) -> RoundRow:
+        hands = (_shown_hand(self.spec, "", {"hand": event["tiles"]}, ""),) if "tiles" in event else ()
+        source = f" on seat {event['from']}'s discard" if "from" in event else ""
+        return replace(row, text=f"Seat {event['seat']} makes {_kind_text(self.spec, event['kong'])}{source}",
+                       hands=hands)
+
+    def _declaration(self, entry: dict) -> str:
+        rule = next(d for d in self.rules.declarations if d.name == entry["name"])
+        who = f"Seat {entry['seat']} declares" if "seat" in entry else "Declared:"
+        later = "the next hand" if rule.next_hand else "the wins that follow"
+        return f"{who} {_named(rule)}: sets {rule.flag} on {later}"
+
+
+def _case_note(case: dict) -> str:
+    """What a winner's case says besides its tiles and seats: flags, other context, the other seats' melds."""
+    parts = []
+    for key, value in sorted(case.items()):
+        if key == "other_melds":
+            parts += [f"seat {seat} melds {', '.join(melds)}" for seat, melds in sorted(value.items())]
+        elif key not in _WIN_KEYS:
+            parts.append(key if value is True else f"{key} {_shown(value)}")
+    return "; ".join(parts)
+
+
+def _named(rule: ir.DrawCheck | ir.PenaltyRule | ir.DeclareRule) -> str:
+    return f"{rule.name} ({rule.english})" if rule.english else rule.name
+
+
+def _shown_hand(spec: ir.Spec, label: str, case: dict, note: str) -> ShownHand:
+    return ShownHand(label, _tiles(spec, case.get("hand", "")), _win_tile(spec, case),
+                     tuple(_meld(spec, m) for m in case.get("melds", ())), case.get("hand", ""), note)
 
 
 # ---------------------------------------------------------------- index and comparison

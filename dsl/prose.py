@@ -6,6 +6,8 @@ other: a rule book that silently dropped part of a rule would disagree with the 
 
 from __future__ import annotations
 
+import copy
+
 from . import ir
 
 SHAPE_WORDS = {"standard": "sets and a pair", "seven_pairs": "seven pairs", "thirteen_orphans": "thirteen orphans",
@@ -58,6 +60,14 @@ _ELEMENT_FLAGS = {  # plural verb phrases about the elements of count/all/any: (
 _LOSER_FLAGS = {"dealer": ("the loser is the dealer", "the loser is not the dealer"),
                 "discarder": ("the loser discarded the winning tile", "the loser did not discard the winning tile"),
                 "opened": ("the loser has opened their hand", "the loser has not opened their hand")}
+# A player of a `round:` rule: yes/no attributes (holds, does not hold) after the subject, and numbers, where
+# {} is the subject's possessive ("the payer's").
+_PLAYER_FLAGS = {"won": ("has won", "has not won"), "ready": ("is ready", "is not ready"),
+                 "dealer": ("is the dealer", "is not the dealer")}
+_PLAYER_NOUNS = {"suits": "the number of numbered suits in {} hand", "seat": "{} seat",
+                 "kong_income": "what {} kongs earned"}
+_SIDES = ("payer", "receiver")  # `payer.X` and `receiver.X` in a draw check's amount
+_BEST = "the most the payer would pay if the receiver won on its discard"
 _ELEMENT_NOUNS = {"copies": "number of copies held", "size": "size in tiles",
                   "step": "rank step from one set to the next"}
 _COMBO_SAME = {  # same(x) / distinct(x) of the sets of a combination: (holds, does not hold)
@@ -107,6 +117,8 @@ def _formula(expr: ir.Expr) -> tuple[str, int]:  # noqa: C901 - one case per nod
             return str(expr.value), _ATOM
         case ir.Var() | ir.PatternRef() | ir.TileOf():
             return expr.name, _ATOM
+        case ir.Item(element="payer" | "receiver"):
+            return f"{expr.element}.{expr.name}", _ATOM
         case ir.Item():
             return expr.name, _ATOM
         case ir.ItemTileSet():
@@ -166,8 +178,22 @@ class Prose:
         self.context = {k.name: k for k in spec.context}
         self.suits = {s.code: f"{s.name} ({s.english})" for s in spec.suits}
         self.tilesets = {t.name: (f"{t.name} ({t.english})" if t.english else t.name) for t in spec.tilesets}
-        self.bindings = {b.name: b.expr for b in spec.definitions + spec.score}
+        self.round_bindings = {b.name: b.expr for b in spec.rounds.bindings} if spec.rounds else {}
+        self.bindings = self.round_bindings | {b.name: b.expr for b in spec.definitions + spec.score}
         self.combining = any(p in ir.COMBINING_PRINCIPLES for p in spec.principles)
+        self.subject = "it"  # who a player's attributes and a named player condition are about
+
+    def about(self, player: str) -> Prose:
+        """Readings of the `round:` rules about one player ("the payer is not ready"); names are the round's lets."""
+        view = copy.copy(self)
+        view.subject = player
+        view.bindings = self.round_bindings
+        return view
+
+    def clause(self, expr: ir.Expr) -> str:
+        """A condition to be joined to another with "and": bracketed when it reads as an "or"."""
+        text = self.condition(expr)
+        return f"({text})" if _logic_as_read(expr, False) == "or" else text
 
     def condition(self, expr: ir.Expr, negated: bool = False) -> str:  # noqa: C901 - one case per node type
         """A sentence that holds when the expression is true (or false, when negated)."""
@@ -187,12 +213,15 @@ class Prose:
                 return f"the option {expr.name} is {'off' if negated else 'on'}"
             case ir.PatternRef():
                 return f"it is not {expr.name}" if negated else f"it is {expr.name}"
+            case ir.Var(scope="player", name=name) | ir.Item(element="payer" | "receiver", name=name) \
+                    if name in _PLAYER_FLAGS:
+                return f"{self._player(expr)} {_PLAYER_FLAGS[name][negated]}"
             case ir.Item() | ir.ItemTileSet():
                 return self._element_phrase(expr, negated)
             case ir.ComboSame():
                 return self._combo_same(expr, negated)
             case ir.Var(scope="binding") if self._is_condition(self.bindings.get(expr.name)):
-                return f"it is not {expr.name}" if negated else f"it is {expr.name}"
+                return f"{self.subject} is not {expr.name}" if negated else f"{self.subject} is {expr.name}"
             case ir.LoserAttr(name=name) if name in _LOSER_FLAGS:
                 return _LOSER_FLAGS[name][negated]
             case ir.InTileSet():
@@ -225,6 +254,8 @@ class Prose:
                 return self._var_noun(expr)
             case ir.PatternRef():
                 return f"the number of {expr.name}"
+            case ir.Item(element="payer" | "receiver"):
+                return self._player_noun(expr)
             case ir.Item():
                 return "their " + _ELEMENT_NOUNS.get(expr.name, expr.name)
             case ir.TileOf():
@@ -302,7 +333,7 @@ class Prose:
             if op == "!=":
                 subject = subject.replace(" is", " is not", 1)
             return f"{subject} {self.quantity(right)}"
-        if isinstance(left, ir.Item):
+        if _is_element(left):
             noun = _ELEMENT_NOUNS.get(left.name, left.name)
             return f"have a {noun} {_COMPARE_ELEMENT[op]} {self.quantity(right)}"
         return f"{self.quantity(left)} {_COMPARE[op]} {self.quantity(right)}"
@@ -335,7 +366,21 @@ class Prose:
                 return expr.name
             case "late":
                 return _LATE_VARS.get(expr.name, expr.name)
+            case "player":
+                return self._player_noun(expr)
         raise UnknownNodeError(expr)
+
+    def _player(self, expr: ir.Var | ir.Item) -> str:
+        """Who a player attribute is about: `payer.X` the payer, a plain attribute the subject."""
+        return f"the {expr.element}" if isinstance(expr, ir.Item) else self.subject
+
+    def _player_noun(self, expr: ir.Var | ir.Item) -> str:
+        if expr.name in _PLAYER_FLAGS:
+            return self.condition(expr)
+        if expr.name == "best":
+            return _BEST
+        player = self._player(expr)
+        return _PLAYER_NOUNS.get(expr.name, "{} " + expr.name).format("its" if player == "it" else f"{player}'s")
 
     def _element_phrase(self, expr: ir.Item | ir.ItemTileSet, negated: bool) -> str:
         """A plural verb phrase about the elements being counted: "are exposed", "contain a 幺九 tile"."""
@@ -389,6 +434,8 @@ class Prose:
                 return self._is_condition(self.bindings.get(expr.name))
             case ir.Var(scope="hand" | "context" | "flag"):
                 return expr.name in _HAND_FLAGS or self._flag_key(expr.name)
+            case ir.Var(scope="player", name=name) | ir.Item(element="payer" | "receiver", name=name):
+                return name in _PLAYER_FLAGS
         return False
 
     def _flag_key(self, name: str) -> bool:
@@ -401,8 +448,13 @@ def _about_element(expr: ir.Expr) -> bool:
     while isinstance(expr, ir.Not) or (isinstance(expr, ir.Binary) and expr.op in ("and", "or")):
         expr = expr.operand if isinstance(expr, ir.Not) else expr.left
     if isinstance(expr, ir.Binary) and expr.op in _COMPARE:
-        return isinstance(expr.left, ir.Item)
-    return isinstance(expr, ir.Item | ir.ItemTileSet | ir.ComboSame)
+        return _is_element(expr.left)
+    return _is_element(expr) or isinstance(expr, ir.ItemTileSet | ir.ComboSame)
+
+
+def _is_element(expr: ir.Expr) -> bool:
+    """An attribute of the element being counted (not `payer.X` or `receiver.X` of a draw check)."""
+    return isinstance(expr, ir.Item) and expr.element not in _SIDES
 
 
 def _logic_as_read(expr: ir.Expr, negated: bool) -> str | None:

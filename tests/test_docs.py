@@ -83,7 +83,7 @@ def test_worked_examples_show_the_checkers_answer(pages, name):
     for worked in book.examples:
         if worked.result.get("winning"):
             assert f"{worked.result['total']}" in page
-    assert page.count("✓ checked") == len(book.examples)
+    assert page.count("✓ checked") == len(book.examples) + len(book.rounds)
 
 
 def test_html_is_self_contained(pages):
@@ -103,6 +103,60 @@ def test_compare_page_has_every_pattern_of_every_variant(pages, specs):
     assert docs.ABSENT in page
     for a, b in zip(specs, specs[1:], strict=False):
         assert f'id="diff-{a.name}-{b.name}"' in page
+
+
+def test_sichuan_book_shows_the_round_rules_and_worked_rounds(pages):
+    spec = load_spec("sichuan")
+    markdown, page = pages[OUT / "sichuan.md"], text_of(pages[OUT / "sichuan.html"])
+    headings = ["## 计分与结算 · Scoring and settlement", "## 一局 · A whole hand of play",
+                "## 选项与情境 · Options and context", "## 例 · Worked examples", "局例 · Worked rounds"]
+    assert [markdown.index(h) for h in headings] == sorted(markdown.index(h) for h in headings)
+    ids = ("settlement", "round-rules", "options", "examples", "rounds")
+    sections = [page.index(f'<section id="{s}">') for s in ids]
+    assert sections == sorted(sections)
+    for text in (markdown, page):
+        for rule in ("winners leave until 3 have won", "kong concealed_kong: each other pays 2",
+                     "win kong_discard: discarder passes kong income", "花猪 = suits == 3",
+                     "draw 查花猪: each 花猪 pays 16 to each not 花猪",
+                     "draw 查大叫: each not ready and not 花猪 pays receiver.best to each ready",
+                     "draw 退税: each not ready refunds kong income"):
+            assert rule in text, rule
+        assert "When the payer is not ready and the payer is not 花猪 and the receiver is ready, the payer pays the " \
+               "receiver the most the payer would pay if the receiver won on its discard." in text
+        assert "the number of numbered suits in the player's hand is 3." in text
+        assert "Players still in are those who have not won." in text
+        for example in spec.round_examples:
+            assert example.title in text
+    assert '<a href="#round-rules">' in page and '<a href="#rounds">' in page
+
+
+def test_worked_round_shows_the_checkers_payments(pages):
+    spec = load_spec("sichuan")
+    title = "杠上炮: the discarder hands over what its kong just earned"
+    example = next(r for r in spec.round_examples if r.title == title)
+    assert dict(example.payments)[1] == (0, 0, -8, 8) and example.total == (-2, -2, -2, 6)
+    worked = next(w for w in docs.book(spec).rounds if w.example is example)
+    kong, win = worked.rows
+    assert (kong.payments, win.payments, worked.total) == ((-2, -2, 6, -2), (0, 0, -8, 8), (-2, -2, -2, 6))
+    assert win.text == "Seat 3 wins on seat 2's discard"
+    assert win.score == "平胡 1, 杠上炮 1 (total 2); seat 2 passes on its kong income, 6"
+    markdown = pages[OUT / "sichuan.md"]
+    assert (f"### <a id=\"{worked.anchor}\"></a>{worked.number}. {title}\n\n✓ checked") in markdown
+    assert "| 2 | Seat 3 wins on seat 2's discard: `123m456m789m11p23p` + `4p` (kong_discard) — 平胡 1, 杠上炮 1 " \
+           "(total 2); seat 2 passes on its kong income, 6 | 0 | 0 | -8 | +8 | ✓ |" in markdown
+    draw = next(w for w in docs.book(spec).rounds if w.example.title.startswith("血战")).rows[3:]
+    assert [(row.text, row.payments) for row in draw] == [
+        ("Exhaustive draw 流局", (-1, 0, 1, 0)), ("查花猪 (Flower pig)", (0, 0, 0, 0)),
+        ("查大叫 (Not ready)", (-1, 0, 1, 0)), ("退税 (Kong refund)", (0, 0, 0, 0))]
+    assert [(h.label, h.note) for h in draw[0].hands] == [("Seat 0", "not ready"), ("Seat 2", "ready on 1p 9s")]
+
+
+def test_spec_without_round_rules_shows_neither_section(pages):
+    book = docs.book(load_spec("mcr"))
+    assert book.round_rules == () and book.rounds == ()
+    for suffix in ("md", "html"):
+        page = text_of(pages[OUT / f"mcr.{suffix}"])
+        assert "A whole hand of play" not in page and "Worked rounds" not in page and "#round" not in page
 
 
 def test_compare_table_values():
@@ -159,6 +213,75 @@ def test_wrong_example_is_marked_and_refused(spec_of, tmp_path):
     assert "must not be published" in pages[tmp_path / "tiny.html"]
     with pytest.raises(SpecError, match="清一色 claimed as 4.*disagrees with the checker"):
         docs.render_all([spec], tmp_path)
+
+
+# A concealed kong is paid 2 by each other player, not 3; the win's 清一色 3 is paid by the discarder alone.
+WRONG_ROUND = """\
+melds chow, pung, concealed_kong
+flag shown "the dragons were shown"
+fan 清一色 "Full flush" 3: suits == 1
+fan 亮 "Shown" 1: shown
+settle:
+    self_drawn: each loser pays total
+    discard: discarder pays total
+round:
+    one winner per discard
+    kong concealed_kong: each other pays 2
+    declare 亮牌 "Show the dragons": sets shown
+    penalty 诈和: pays 5 + seat to each other
+    let 庄 = dealer or won
+    draw 查: each not ready and not 庄 pays payer.suits + receiver.best to each ready or 庄
+round "a concealed kong claimed to earn 9":
+    kong 1 concealed_kong 5555p
+    payments -3 9 -3 -3
+    declare 亮牌 by 2
+    win 2 from 0:
+        hand 123m 456m 789m 11m 23m
+        win 4m
+    payments -4 0 4 0
+    total -6 6 2 -2
+"""
+
+
+def test_wrong_round_is_marked_and_refused(spec_of, tmp_path):
+    spec = spec_of(WRONG_ROUND)
+    book = docs.book(spec)
+    title = "a concealed kong claimed to earn 9"
+    assert [(w.kind, w.example.title) for w in book.failures] == [("worked round", title)]
+    kong, declaration, win = book.rounds[0].rows
+    assert kong.payments == (-2, 6, -2, -2) and kong.wrong
+    assert declaration.text == "Seat 2 declares 亮牌 (Show the dragons): sets shown on the wins that follow"
+    assert win.score == "清一色 3, 亮 1 (total 4)" and win.payments == (-4, 0, 4, 0) and not win.wrong
+    assert book.rounds[0].total == (-6, 6, 2, -2) and not book.rounds[0].total_wrong
+    pages = docs.render_books([book], tmp_path)
+    markdown, page = pages[tmp_path / "tiny.md"], text_of(pages[tmp_path / "tiny.html"])
+    assert "WRONG ROUND" in markdown and "WRONG ROUND" in page and "must not be published" in page
+    assert "| 1 | Seat 1 makes a concealed_kong (Concealed kong): `5555p` | -2 | +6 | -2 | -2 | " \
+           "**✗ expected -3 +9 -3 -3** |" in markdown
+    [report] = docs.failure_report(book)
+    assert report.startswith("tiny: worked round 'a concealed kong claimed to earn 9' disagrees with the checker: "
+                             "event 1 (line ")
+    assert report.endswith("expected payments [-3, 9, -3, -3], got [-2, 6, -2, -2]")
+    with pytest.raises(SpecError, match="worked round 'a concealed kong claimed to earn 9' disagrees with the checker"):
+        docs.render_all([spec], tmp_path)
+    assert main(["doc", spec.path, "--out", str(tmp_path / "site")]) == 1
+
+
+def test_round_rules_read_as_words(spec_of):
+    rules = {r.rule: r.words for group in docs.book(spec_of(WRONG_ROUND)).round_rules for r in group.rules}
+    assert rules == {
+        "one winner per discard": "Only one player may win on a discard.",
+        "kong concealed_kong: each other pays 2":
+            "When a player makes a concealed_kong (Concealed kong), each other player still in pays it 2.",
+        "庄 = dealer or won": "the player is the dealer or the player has won.",
+        "draw 查: each not ready and not 庄 pays payer.suits + receiver.best to each ready or 庄":
+            "When the payer is not ready and the payer is not 庄 and (the receiver is ready or the receiver is 庄), "
+            "the payer pays the receiver the number of numbered suits in the payer's hand + the most the payer would "
+            "pay if the receiver won on its discard.",
+        "penalty 诈和: pays 5 + seat to each other": "The offender pays 5 + the offender's seat to each other player "
+                                                   "still in.",
+        "declare 亮牌: sets shown": "Sets the flag shown on every later win of this hand: the dragons were shown.",
+    }
 
 
 def test_doc_command_writes_books_and_fails_on_a_wrong_example(spec_of, tmp_path, capsys):
