@@ -288,7 +288,8 @@ def indicator_cycles(spec: ir.Spec) -> tuple[tuple[ir.Tile, ...], ...]:
     cycles: list[tuple[ir.Tile, ...]] = []
     seen: set[int] = set()
     for tile in spec.tiles:
-        if tile.numbered or tile.index in seen or (spec.indicator_tile and spec.indicator_tile[tile.index] != tile.index):
+        skipped = bool(spec.indicator_tile) and spec.indicator_tile[tile.index] != tile.index
+        if tile.numbered or tile.index in seen or skipped:
             continue  # a skipped tile (Wuhan's 中) is in no cycle
         cycle = []
         index = tile.index

@@ -167,7 +167,7 @@ class Evaluator:
 
     def _indicated(self, key: str, env: Env) -> int:
         indicators = parse_tiles(env.facts.hand.context.get(key, ""), self.notation)
-        return sum(env.facts.kinds[self.spec.next_tile[i]] for i in indicators)
+        return sum(env.decomposition.kinds[self.spec.next_tile[i]] for i in indicators)
 
     def _count_combinations(self, source: str, env: Env) -> None:
         """Count every combination fan over one kind of set at once, under the accounting principles."""
