@@ -99,6 +99,14 @@ class TileRanks(TileExpr):
 
 
 @dataclass(frozen=True)
+class TileCall(TileExpr):
+    """`next(indicator)`, `previous(indicator)`: the tiles one step along the order."""
+
+    function: Name
+    argument: TileExpr
+
+
+@dataclass(frozen=True)
 class TileSetOp(TileExpr):
     op: str  # "+" or "-"
     left: TileExpr
@@ -192,6 +200,7 @@ class TileSet(Decl):
 @dataclass(frozen=True)
 class Order(Decl):
     names: tuple[Name, ...]
+    skipped: tuple[bool, ...] = ()  # per name: written in parentheses, never pointed at
 
 
 @dataclass(frozen=True)
@@ -204,7 +213,7 @@ class Supersede(Decl):
 class Wild(Decl):
     name: Name
     english: str | None
-    expr: Expr
+    tiles: TileExpr
 
 
 @dataclass(frozen=True)
@@ -217,6 +226,7 @@ class MeldKind(Decl):
     name: Name
     english: str | None
     tiles: TileExpr
+    one_of: bool = False  # `= one of SET`: a single tile of the set, laid aside
 
 
 @dataclass(frozen=True)
@@ -239,6 +249,7 @@ class Context(Decl):
 class Flag(Decl):
     name: Name
     description: str
+    kind: str = "flag"  # "flag" (true/false) or "seat" (declared with `player`)
 
 
 @dataclass(frozen=True)
@@ -339,6 +350,8 @@ class Settle(Decl):
     bindings: tuple[Binding, ...]
     rules: tuple[PaymentRule, ...]
     pot: Expr | None = None
+    liable: Expr | None = None  # the first loser it holds for pays every loser's amount
+    requirements: tuple[Require, ...] = ()  # the win stands only if these hold
 
 
 # ---------------------------------------------------------------- a whole hand of play

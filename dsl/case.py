@@ -34,6 +34,8 @@ class Hand:
     seat: int = 0
     dealer: int = 0
     discarder: int | None = None
+    sets: Mapping[str, frozenset[int]] = field(default_factory=dict)  # tile sets chosen by indicators
+    wild: frozenset[int] = frozenset()  # the wild tiles of this hand
 
     @property
     def self_drawn(self) -> bool:
@@ -43,22 +45,17 @@ class Hand:
 def read_case(spec: ir.Spec, case: object) -> Hand:
     if not isinstance(case, Mapping):
         raise HandError("a case is a JSON object such as {\"hand\": \"123m...\", \"win\": \"5m\"}")
-    known = {k.name: k for k in spec.context}
-    for key in case:
-        if key not in known and key not in STRUCTURAL_KEYS:
-            hint = suggest(str(key), list(known) + list(STRUCTURAL_KEYS))
-            raise HandError(f"unknown key {key!r}" + (f" ({hint})" if hint else "")
-                            + f"; {spec.name} reads: " + ", ".join(list(STRUCTURAL_KEYS) + list(known)))
+    context = read_context(spec, case, STRUCTURAL_KEYS)
     if "hand" not in case:
         raise HandError("the case has no 'hand'")
     codes = spec.notation(flowers=False)
     concealed = tuple(parse_tiles(case["hand"], codes))
     win = _one_tile(case["win"], codes) if case.get("win") is not None else None
+    sets = hand_tilesets(spec, context)
     meld_texts = _list(case.get("melds", []), "melds")
-    melds = tuple(read_meld(spec, m) for m in meld_texts)
+    melds = tuple(read_meld(spec, m, sets) for m in meld_texts)
     red = _red_count(spec, [case["hand"], case.get("win") or ""] + [str(m) for m in meld_texts])
-    context = {name: _context_value(spec, known[name], value) for name, value in case.items() if name in known}
-    others = _other_melds(spec, context.pop("other_melds", {}))
+    others = _other_melds(spec, context.pop("other_melds", {}), sets)
     options = read_options(spec, case.get("options", {}))
     _check_counts(spec, concealed, win, melds, others)
     players = spec.players
@@ -73,7 +70,39 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
     for gone in context.get("out", ()):
         if gone in (seat, context.get("discarder")):
             raise HandError(f"seat {gone} has left the hand ('out'); it cannot win or discard")
-    return Hand(concealed, win, melds, context, options, others, red, seat, dealer, discarder)
+    wild = frozenset(t for name in spec.wilds for t in sets[name])
+    return Hand(concealed, win, melds, context, options, others, red, seat, dealer, discarder, sets, wild)
+
+
+def read_context(spec: ir.Spec, case: Mapping, also: tuple[str, ...] = ()) -> dict[str, object]:
+    """The context keys of a case, checked; a key the spec does not read (nor one of `also`) is an error."""
+    known = {k.name: k for k in spec.context}
+    for key in case:
+        if key not in known and key not in also:
+            hint = suggest(str(key), list(known) + list(also))
+            raise HandError(f"unknown key {key!r}" + (f" ({hint})" if hint else "")
+                            + f"; {spec.name} reads: " + ", ".join(list(also) + list(known)))
+    return {name: _context_value(spec, known[name], value) for name, value in case.items() if name in known}
+
+
+def hand_tilesets(spec: ir.Spec, context: Mapping[str, object]) -> dict[str, frozenset[int]]:
+    """The tile sets chosen by the case's indicator tiles (ir.TileSet.indicated), by name."""
+    sets = {}
+    for ts in spec.per_hand_tilesets():
+        tiles = set(ts.tiles)
+        for key, step in ts.indicated:
+            for indicator in parse_tiles(context.get(key, ""), spec.notation()):  # type: ignore[arg-type]
+                tiles.add(step_along(spec, spec.indicator_tile[indicator], step))
+        sets[ts.name] = frozenset(tiles - ts.removed)
+    return sets
+
+
+def step_along(spec: ir.Spec, tile: int, step: int) -> int:
+    """The tile `step` places after (before, when negative) `tile` along the order."""
+    table = spec.next_tile if step > 0 else spec.previous_tile
+    for _ in range(abs(step)):
+        tile = table[tile]
+    return tile
 
 
 def _red_count(spec: ir.Spec, texts: list[str]) -> int:
@@ -97,7 +126,7 @@ def _list(value: object, key: str) -> list:
     return list(value)
 
 
-def read_meld(spec: ir.Spec, text: object) -> Meld:
+def read_meld(spec: ir.Spec, text: object, sets: Mapping[str, frozenset[int]]) -> Meld:
     if not isinstance(text, str) or len(text.split()) != 2:
         raise HandError(f"a meld is written '<kind> <tiles>', e.g. 'pung 555p', not {text!r}")
     kind_name, tiles_text = text.split()
@@ -108,14 +137,17 @@ def read_meld(spec: ir.Spec, text: object) -> Meld:
                         + f"; {spec.name} allows: " + ", ".join(kinds))
     kind = kinds[kind_name]
     tiles = tuple(sorted(parse_tiles(tiles_text, spec.notation())))
-    if not _meld_shape_ok(spec, kind, tiles):
-        raise HandError(f"{text!r} is not a {kind_name}: " + _meld_shape_rule(spec, kind))
+    if not _meld_shape_ok(spec, kind, tiles, sets):
+        raise HandError(f"{text!r} is not a {kind_name}: " + _meld_shape_rule(spec, kind, sets))
     return Meld(kind, tiles)
 
 
-def _meld_shape_ok(spec: ir.Spec, kind: ir.MeldKind, tiles: tuple[int, ...]) -> bool:
+def _meld_shape_ok(spec: ir.Spec, kind: ir.MeldKind, tiles: tuple[int, ...],
+                   sets: Mapping[str, frozenset[int]]) -> bool:
     if kind.shape == "fixed":
         return tiles == kind.tiles
+    if kind.shape == "one_of":
+        return len(tiles) == 1 and tiles[0] in _set_tiles(spec, kind.tileset, sets)
     if kind.shape == "pung":
         return len(tiles) == 3 and len(set(tiles)) == 1
     if kind.shape == "kong":
@@ -126,9 +158,18 @@ def _meld_shape_ok(spec: ir.Spec, kind: ir.MeldKind, tiles: tuple[int, ...]) -> 
         for i, t in enumerate(tiles)))
 
 
-def _meld_shape_rule(spec: ir.Spec, kind: ir.MeldKind) -> str:
+def _set_tiles(spec: ir.Spec, name: str | None, sets: Mapping[str, frozenset[int]]) -> frozenset[int]:
+    return sets[name] if name in sets else spec.tileset(name).tiles  # type: ignore[arg-type]
+
+
+def _meld_shape_rule(spec: ir.Spec, kind: ir.MeldKind, sets: Mapping[str, frozenset[int]]) -> str:
     if kind.shape == "fixed":
         return "it is exactly " + "".join(spec.tiles[t].code for t in kind.tiles)
+    if kind.shape == "one_of":
+        tiles = sorted(_set_tiles(spec, kind.tileset, sets))
+        per_hand = " (chosen by the indicator)" if spec.tileset(kind.tileset).per_hand else ""  # type: ignore[arg-type]
+        return (f"it is one tile of {kind.tileset}{per_hand}: "
+                + (" or ".join(spec.tiles[t].code for t in tiles) if tiles else "none in this hand"))
     return {"pung": "three identical tiles", "kong": "four identical tiles",
             "chow": "three consecutive tiles of one numbered suit"}[kind.shape]
 
@@ -158,7 +199,7 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
     return value
 
 
-def _other_melds(spec: ir.Spec, value: object) -> dict[int, tuple[Meld, ...]]:
+def _other_melds(spec: ir.Spec, value: object, sets: Mapping[str, frozenset[int]]) -> dict[int, tuple[Meld, ...]]:
     others: dict[int, tuple[Meld, ...]] = {}
     for seat_text, melds in dict(value).items():  # type: ignore[call-overload]
         try:
@@ -167,7 +208,7 @@ def _other_melds(spec: ir.Spec, value: object) -> dict[int, tuple[Meld, ...]]:
             raise HandError(f"'other_melds' is keyed by seat number, not {seat_text!r}") from None
         if not 0 <= seat < spec.players:
             raise HandError(f"'other_melds': seat {seat} does not exist")
-        others[seat] = tuple(read_meld(spec, m) for m in _list(melds, "other_melds"))
+        others[seat] = tuple(read_meld(spec, m, sets) for m in _list(melds, "other_melds"))
     return others
 
 
@@ -197,8 +238,9 @@ def _check_counts(spec: ir.Spec, concealed: tuple[int, ...], win: int | None, me
         tile = spec.tiles[index]
         if n > tile.copies:
             raise HandError(f"{n} copies of {tile.code} ({tile.name}); the set has {tile.copies}")
-    expected = spec.hand_size - 1 - 3 * len(melds)
+    sets = [m for m in melds if not m.kind.aside]  # a tile laid aside is replaced: the hand keeps its count
+    expected = spec.hand_size - 1 - 3 * len(sets)
     if len(concealed) != expected:
         with_win = " before the winning tile" if win is not None else ""
-        raise HandError(f"the hand has {len(concealed)} concealed tiles{with_win}; with {len(melds)} "
+        raise HandError(f"the hand has {len(concealed)} concealed tiles{with_win}; with {len(sets)} "
                         f"meld(s) it must have {expected}")

@@ -24,7 +24,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates" / "cython"
 PACKAGE_INIT = '"""Compiled checkers, one extension module per bundled spec (generated/<variant>.pyx)."""\n'
 
 WINDS = ("E", "S", "W", "N")
-SHAPE_NAMES = ("standard", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight")
+SHAPE_NAMES = ("standard", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight", "loose")
 WAIT_NAMES = ("edge", "closed", "single", "two_sided", "pung_wait", "knitted")
 BUILTIN_GROUP_KINDS = ("chow", "pung", "kong", "pair", "single", "knitted")
 COMBINING_PRINCIPLES = ("套算一次", "不得相同")  # the others change nothing the checker computes
@@ -38,7 +38,7 @@ GROUP_FILTERS = {  # which groups of a decomposition a source looks at (Evaluato
     "pairs": "g.kind == PAIR",
 }
 ELEMENT_OF_SOURCE = {"tiles": "tile", "held_tiles": "tile", "kinds": "kind", "losers": "loser",
-                     **{s: "group" for s in GROUP_FILTERS}}
+                     "loser_melds": "group", **{s: "group" for s in GROUP_FILTERS}}
 ELEMENT_VARIABLE = {"tile": "t", "kind": "t", "group": "g", "loser": "l", "combo": "combo"}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 # Products, quotients and powers go through helpers that send the case to the reference
@@ -47,15 +47,15 @@ CHECKED_ARITHMETIC = {"*": "times", "/": "divide", "^": "power"}
 # The IR fields this back end reads; a field added to the IR later stops generation while it is set.
 KNOWN_FIELDS = {
     ir.Spec: {"name", "title", "english", "parent", "doc", "path", "source_hash", "players", "hand_size", "tiles",
-              "next_tile", "red_tiles", "red_copies", "supersede", "score",
+              "next_tile", "red_tiles", "red_copies", "supersede", "score", "previous_tile", "indicator_tile", "wilds",
               "suits", "tilesets", "meld_kinds", "shapes", "context", "options", "definitions", "requirements",
               "minimum", "minimum_excluding", "principles", "preferred", "patterns", "loser_patterns",
               "exclusive_groups", "settlement", "examples", "rounds", "round_examples"},
     ir.Pattern: {"name", "english", "value", "condition", "excludes", "aliases", "doc", "scope", "order", "span",
                  "late"},
-    ir.Settlement: {"bindings", "rules", "span", "pot"},
+    ir.Settlement: {"bindings", "rules", "span", "pot", "liable", "requirements"},
     ir.Shape: {"name", "chows"},
-    ir.MeldKind: {"name", "english", "shape", "concealed", "opens", "tiles", "span"},
+    ir.MeldKind: {"name", "english", "shape", "concealed", "opens", "tiles", "span", "tileset", "aside"},
     ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered"},
     ir.Suit: {"code", "name", "english", "numbered", "flowers", "tiles", "span"},
 }
@@ -261,12 +261,25 @@ class Option:
 class MeldKind:
     index: int
     name: str
-    shape: str  # SHAPE_CHOW, SHAPE_PUNG, SHAPE_KONG, SHAPE_FIXED
+    shape: str  # SHAPE_CHOW, SHAPE_PUNG, SHAPE_KONG, SHAPE_FIXED, SHAPE_ONE_OF
     group_kind: str
     concealed: bool
     opens: bool
-    tiles: int  # mask of a fixed kind's tiles
+    tiles: int  # mask of a fixed kind's tiles (of a one-of kind's tile set, when known from the spec)
     size: int
+    aside: bool = False  # a single tile laid aside: no set
+    per_hand: int = -1  # a one-of kind's tile set chosen by indicators: its index in Hand.sets
+
+
+@dataclass
+class HandSet:
+    """A tile set chosen per hand by indicator tiles (ir.TileSet.indicated)."""
+
+    index: int
+    name: str
+    tiles: int  # mask of its fixed tiles
+    removed: int  # mask of the tiles taken away
+    terms: list[tuple[int, int]]  # (indicator key slot, steps along the order)
 
 
 @dataclass
@@ -296,6 +309,10 @@ class Model:
     rules: list[PaymentRule] = field(default_factory=list)
     wind_tiles: list[int] = field(default_factory=list)
     knitted: list[list[int]] = field(default_factory=list)  # the knitted straights, in dsl.decompose's order
+    hand_sets: list[HandSet] = field(default_factory=list)
+    wild_sets: list[int] = field(default_factory=list)  # indices into hand_sets of the wild tile sets
+    settle_requirements: list[Requirement] = field(default_factory=list)
+    liable: str | None = None  # C condition on loser k: the first it holds for pays for everyone
 
     @classmethod
     def of(cls, spec: ir.Spec) -> Model:
@@ -321,21 +338,31 @@ class Model:
         for value in texts:
             if value not in (v for _, v in self.texts):
                 self.texts.append(("T_NONE" if value == "" else _c_name("T", len(self.texts), value), value))
-        for name in BUILTIN_GROUP_KINDS + tuple(k.name for k in spec.meld_kinds if k.shape == "fixed"):
+        own = tuple(k.name for k in spec.meld_kinds if k.shape in ("fixed", "one_of"))
+        for name in BUILTIN_GROUP_KINDS + (("wild",) if self.extended else ()) + own:
             if name not in (v for _, v in self.group_kinds):
-                c_name = name.upper() if name in BUILTIN_GROUP_KINDS else f"KIND_{len(self.group_kinds)}"
+                c_name = name.upper() if name in BUILTIN_GROUP_KINDS + ("wild",) else f"KIND_{len(self.group_kinds)}"
                 self.group_kinds.append((c_name, name))
+        keys = self.indicator_keys()
         for i, ts in enumerate(spec.tilesets):
             comment = ts.name + (f" ({ts.english})" if ts.english and ts.english != ts.name else "")
             self.tilesets.append((f"TILESET_{i}", _mask(ts.tiles), comment))
+            if ts.per_hand:
+                self.hand_sets.append(HandSet(len(self.hand_sets), ts.name, _mask(ts.tiles), _mask(ts.removed),
+                                              [(keys.index(key), step) for key, step in ts.indicated]))
+        self.wild_sets = [next(h.index for h in self.hand_sets if h.name == name) for name in spec.wilds]
         for i, kind in enumerate(spec.meld_kinds):
-            if kind.shape not in ("chow", "pung", "kong", "fixed"):
+            if kind.shape not in ("chow", "pung", "kong", "fixed", "one_of"):
                 raise CodegenError(f"{spec.path}: meld kind {kind.name!r} has a shape ({kind.shape!r}) the compiled "
                                    "checker does not know")
-            group = kind.name if kind.shape == "fixed" else kind.shape
-            size = {"chow": 3, "pung": 3, "kong": 4}.get(kind.shape, len(kind.tiles))
+            group = kind.name if kind.shape in ("fixed", "one_of") else kind.shape
+            size = {"chow": 3, "pung": 3, "kong": 4, "one_of": 1}.get(kind.shape, len(kind.tiles))
+            tiles, per_hand = _mask(kind.tiles), -1
+            if kind.shape == "one_of":
+                tiles = _mask(spec.tileset(kind.tileset).tiles)  # type: ignore[arg-type]
+                per_hand = next((h.index for h in self.hand_sets if h.name == kind.tileset), -1)
             self.meld_kinds.append(MeldKind(i, kind.name, f"SHAPE_{kind.shape.upper()}", self.group_kind(group),
-                                            kind.concealed, kind.opens, _mask(kind.tiles), size))
+                                            kind.concealed, kind.opens, tiles, size, kind.aside, per_hand))
         for key in spec.context:
             if key.kind not in KEY_KINDS:
                 raise CodegenError(f"{spec.path}: context key {key.name!r} is of a kind ({key.kind!r}) the compiled "
@@ -364,6 +391,25 @@ class Model:
             raise CodegenError(f"{self.spec.path}: knitted shapes need ranks 1 to 9 in suits " + ", ".join(suits))
         return [list(sequence) for sequence in knitted_straights(self.spec)]
 
+    @property
+    def extended(self) -> bool:
+        """The spec uses wild tiles, tile sets chosen per hand, loose readings or tiles laid aside: the checker
+        then reads each hand's tiles from the decomposition (dsl.decompose.reading_tiles)."""
+        spec = self.spec
+        return bool(spec.wilds or spec.per_hand_tilesets() or any(s.name == "loose" for s in spec.shapes)
+                    or any(k.aside for k in spec.meld_kinds))
+
+    def max_melds(self) -> int:
+        """Declared melds a case may hold: the sets, and with tiles laid aside every copy of those tiles."""
+        sets = max((self.spec.hand_size - 1) // 3, 1)
+        aside = [k for k in self.spec.meld_kinds if k.aside]
+        if not aside:
+            return sets
+        tiles: set[int] = set()
+        for k in aside:
+            tiles |= set(k.tiles) if k.shape == "fixed" else set(range(len(self.spec.tiles)))
+        return sets + sum(self.spec.tiles[t].copies for t in tiles)
+
     def tile_suits(self) -> list[str]:
         return [self.text(t.suit) for t in self.spec.tiles]
 
@@ -390,7 +436,8 @@ class Model:
                         + [a.body for a in self.aggregates] + [b.expr for b in self.definitions + self.bindings]
                         + [cond for c in self.combining for ms in c.matchers.values() for _, cond, _ in ms]
                         + [amount for r in self.rules for _, amount, _ in r.payments]
-                        + [b.expr for b, _ in self.scores] + [self.pot or ""])
+                        + [b.expr for b, _ in self.scores] + [self.pot or "", self.liable or ""]
+                        + [r.condition for r in self.settle_requirements])
         return any(re.search(rf"\b{h}\(", code) for h in helpers)
 
     def indicator_keys(self) -> list[str]:
@@ -439,6 +486,9 @@ class Model:
             mask |= _mask(t for straight in self.knitted for t in straight)
         return mask
 
+    def all_tiles(self) -> int:
+        return _mask(t.index for t in self.spec.tiles)
+
     def numbered(self) -> int:
         return _mask(t.index for t in self.spec.tiles if t.numbered)
 
@@ -458,6 +508,8 @@ class Model:
         if spec.settlement is not None:
             exprs += [b.expr for b in spec.settlement.bindings]
             exprs += [spec.settlement.pot] if spec.settlement.pot is not None else []
+            exprs += [spec.settlement.liable] if spec.settlement.liable is not None else []
+            exprs += [r.condition for r in spec.settlement.requirements]
             exprs += [p.amount for r in spec.settlement.rules for p in r.payments]
         return exprs
 
@@ -554,6 +606,13 @@ class Model:
             self.rules.append(PaymentRule(rule.case, payments))
         if settlement.pot is not None:
             self.pot = emitter.number(settlement.pot, Where("settle"))
+        if settlement.liable is not None:
+            self.liable = emitter.condition(settlement.liable, Where("settle", loser="k"))
+        for i, r in enumerate(settlement.requirements):
+            english = f" ({r.english})" if r.english else ""
+            self.settle_requirements.append(Requirement(i, r.name, f"{r.name}: {_source_text(r.condition.span)}",
+                                                        emitter.condition(r.condition, Where("settle")),
+                                                        f"requirement {r.name}{english} is not met"))
 
     # -- conveniences for the templates
 
@@ -675,6 +734,7 @@ class Emitter:
         self.option_slots = {o.name: o for o in model.options}
         self.tilesets = {ts.name: c_name for ts, (c_name, _, _) in zip(self.spec.tilesets, model.tilesets,
                                                                        strict=True)}
+        self.tilesets.update({h.name: f"c.h.sets[{h.index}]" for h in model.hand_sets})
 
     # -- typed entry points
 
@@ -736,7 +796,8 @@ class Emitter:
         codes = {"shape": Code("c.d.shape", "text"), "wait": Code("c.d.wait", "text"),
                  "waits": Code("hand_waits(c, False)", "num"), "shape_waits": Code("hand_waits(c, True)", "num"),
                  "suits": Code("c.suits", "num"), "opened": Code("c.opened", "bool"),
-                 "red_fives": Code("c.h.red", "num"), "is_dealer": Code("(c.h.seat == c.h.dealer)", "bool")}
+                 "red_fives": Code("c.h.red", "num"), "is_dealer": Code("(c.h.seat == c.h.dealer)", "bool"),
+                 "wilds": Code("wilds_held(c)", "num"), "substituted": Code("c.substituted", "num")}
         if e.name not in codes:
             raise CodegenError(f"{e.span}: the compiled checker does not know the hand value {e.name!r}")
         return codes[e.name]
@@ -836,6 +897,9 @@ class Emitter:
 
     def _next_tile(self, e: ir.NextTile, where: Where) -> Code:
         return Code(f"next_tile({self.expr(e.tile, where).text})", "tile")
+
+    def _previous_tile(self, e: ir.PreviousTile, where: Where) -> Code:
+        return Code(f"previous_tile({self.expr(e.tile, where).text})", "tile")
 
     def _indicated(self, e: ir.Indicated, where: Where) -> Code:
         slots = self.m.indicator_keys()

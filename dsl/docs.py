@@ -349,14 +349,16 @@ def _payment_case(rule: ir.PaymentRule, prose: Prose) -> PaymentCase:
 
 def indicator_cycles(spec: ir.Spec) -> tuple[tuple[ir.Tile, ...], ...]:
     """The honors' "next tile" cycles (东 南 西 北, 白 发 中), shown when the spec reads indicators."""
-    uses = any(isinstance(node, ir.NextTile | ir.Indicated) for expr in all_expressions(spec) for node in ir.walk(expr))
-    if not uses:
+    uses = any(isinstance(node, ir.NextTile | ir.PreviousTile | ir.Indicated)
+               for expr in all_expressions(spec) for node in ir.walk(expr))
+    if not uses and not spec.per_hand_tilesets():
         return ()
     cycles: list[tuple[ir.Tile, ...]] = []
     seen: set[int] = set()
     for tile in spec.tiles:
-        if tile.numbered or tile.index in seen:
-            continue
+        skipped = bool(spec.indicator_tile) and spec.indicator_tile[tile.index] != tile.index
+        if tile.numbered or tile.index in seen or skipped:
+            continue  # a skipped tile (Wuhan's 中) is in no cycle
         cycle = []
         index = tile.index
         while index not in seen:

@@ -14,7 +14,7 @@ from itertools import combinations
 from . import ir
 from .case import Hand, read_case
 from .combinations import combination_counts
-from .decompose import Decomposition, Group, decompositions
+from .decompose import Decomposition, Group, declared_group, decompositions
 from .notation import HandError, parse_tiles
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
@@ -46,7 +46,8 @@ class HandFacts:
             counts[t] += 1
         if hand.win is not None:
             counts[hand.win] += 1
-        tiles = [i for i, n in enumerate(counts) for _ in range(n)] + [t for m in hand.melds for t in m.tiles]
+        tiles = [i for i, n in enumerate(counts) for _ in range(n)] + [t for m in hand.melds if not m.kind.aside
+                                                                        for t in m.tiles]
         konged = frozenset(m.tiles[0] for m in hand.melds if m.kind.shape == "kong")
         return cls(spec, hand, counts, tiles, Counter(tiles), konged, waits)
 
@@ -57,6 +58,7 @@ class Loser:
     dealer: bool
     discarder: bool
     opened: bool
+    melds: tuple[Group, ...] = ()  # the loser's declared melds (`loser_melds`)
 
 
 @dataclass
@@ -103,7 +105,7 @@ class Evaluator:
                 return _item(self.spec, expr.element, expr.name, env)
             case ir.ItemTileSet():
                 tiles = _element_tiles(expr.element, env.element)
-                members = self.tilesets[expr.tileset]
+                members = self._tiles_of_set(expr.tileset, env)
                 test = all if expr.every else any
                 return test(t in members for t in tiles)
             case ir.TileOf():
@@ -115,13 +117,15 @@ class Evaluator:
                 tile = self.spec.tiles[index]
                 return tile.suit if expr.name == "suit" else tile.rank
             case ir.InTileSet():
-                return self.value(expr.tile, env) in self.tilesets[expr.tileset]
+                return self.value(expr.tile, env) in self._tiles_of_set(expr.tileset, env)
             case ir.LoserAttr():
                 return getattr(env.loser, expr.name)
             case ir.Aggregate():
                 return self._aggregate(expr, env)
             case ir.NextTile():
                 return self.spec.next_tile[self.value(expr.tile, env)]
+            case ir.PreviousTile():
+                return self.spec.previous_tile[self.value(expr.tile, env)]
             case ir.Indicated():
                 return self._indicated(expr.key, env)
             case ir.Combinations():
@@ -156,9 +160,14 @@ class Evaluator:
             env.counts[pattern.name] = max(n, 0)
         return max(n, 0)
 
+    def _tiles_of_set(self, name: str, env: Env) -> frozenset[int]:
+        """A tile set's tiles in this hand (a set chosen by indicators differs from hand to hand)."""
+        chosen = env.facts.hand.sets
+        return chosen[name] if name in chosen else self.tilesets[name]
+
     def _indicated(self, key: str, env: Env) -> int:
         indicators = parse_tiles(env.facts.hand.context.get(key, ""), self.notation)
-        return sum(env.facts.kinds[self.spec.next_tile[i]] for i in indicators)
+        return sum(env.decomposition.kinds[self.spec.next_tile[i]] for i in indicators)
 
     def _count_combinations(self, source: str, env: Env) -> None:
         """Count every combination fan over one kind of set at once, under the accounting principles."""
@@ -183,8 +192,7 @@ class Evaluator:
         if expr.scope == "hand":
             return self._hand_var(expr.name, env)
         if expr.scope in ("context", "flag"):
-            default = 0 if any(k.name == expr.name and k.kind == "count" for k in self.spec.context) else False
-            return facts.hand.context.get(expr.name, default)
+            return facts.hand.context.get(expr.name, self._default(expr.name))
         if expr.scope == "option":
             return facts.hand.options[expr.name]
         if expr.scope == "settle":
@@ -194,6 +202,13 @@ class Evaluator:
         if expr.scope == "late":
             return env.counted_fans
         raise AssertionError(expr)
+
+    def _default(self, name: str) -> object:
+        """A context key the case leaves out: 0 for a count, no seat (-1) for a spec's own seat key."""
+        key = next(k for k in self.spec.context if k.name == name)
+        if key.kind == "count":
+            return 0
+        return -1 if key.kind == "seat" and not key.builtin else False
 
     def _hand_var(self, name: str, env: Env):
         facts, d = env.facts, env.decomposition
@@ -207,13 +222,17 @@ class Evaluator:
             case "shape_waits":
                 return facts.waits(True)
             case "suits":
-                return len({self.spec.tiles[t].suit for t in facts.tiles if self.spec.tiles[t].numbered})
+                return len({self.spec.tiles[t].suit for t in d.tiles if self.spec.tiles[t].numbered})
             case "opened":
                 return any(m.kind.opens for m in facts.hand.melds)
             case "is_dealer":
                 return facts.hand.seat == facts.hand.dealer
             case "red_fives":
                 return facts.hand.red
+            case "wilds":
+                return sum(facts.counts[t] for t in facts.hand.wild)
+            case "substituted":
+                return d.substituted
         raise AssertionError(name)
 
     def _tile_of(self, name: str, env: Env) -> int:
@@ -248,7 +267,7 @@ class Evaluator:
         groups = env.decomposition.groups
         match source:
             case "tiles":
-                return env.facts.tiles
+                return list(env.decomposition.tiles)
             case "groups":
                 return list(groups)
             case "sets":
@@ -262,11 +281,13 @@ class Evaluator:
             case "pairs":
                 return [g for g in groups if g.kind == "pair"]
             case "kinds":
-                return sorted(env.facts.kinds)
+                return sorted(env.decomposition.kinds)
             case "held_tiles":
                 return list(env.facts.hand.concealed)
             case "losers":
                 return list(env.losers)
+            case "loser_melds":
+                return list(env.loser.melds) if env.loser is not None else []
         raise AssertionError(source)
 
     def _binary(self, expr: ir.Binary, env: Env):
@@ -347,7 +368,7 @@ def _item(spec: ir.Spec, element_kind: str, name: str, env: Env):
     tile = spec.tiles[element]  # type: ignore[index]
     match name:
         case "copies":
-            return env.facts.kinds[tile.index]
+            return env.decomposition.kinds[tile.index]
         case "konged":
             return tile.index in env.facts.konged
         case "suit":
@@ -513,7 +534,10 @@ class Interpreter:
         result: dict = {"ok": True, "winning": True, "fans": fans, "total": best.total}
         result.update((name, _plain(value)) for name, value in best.values.items())
         if self.spec.settlement is not None:
-            result.update(self._settle(hand, best))
+            settled = self._settle(hand, best)
+            if settled.get("winning") is False:
+                return {"ok": True, "winning": False, "fans": fans, "total": best.total, "reason": settled["reason"]}
+            result.update(settled)
         return result
 
     def _facts(self, hand: Hand) -> HandFacts:
@@ -528,7 +552,7 @@ class Interpreter:
 
     def _best(self, hand: Hand) -> tuple[Scored | None, str]:
         facts = self._facts(hand)
-        options = decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn)
+        options = decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn, hand.wild)
         if not options:
             return None, "the tiles do not form a winning shape (" + ", ".join(
                 s.name.replace("_", " ") for s in self.spec.shapes) + ")"
@@ -594,7 +618,7 @@ class Interpreter:
 
         facts = HandFacts.of(self.spec, hand, no_waits)
         return any(self._unmet_requirement(Env(facts, d, bindings=dict(self.definitions))) is None
-                   for d in decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn))
+                   for d in decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn, hand.wild))
 
     # -- settlement
 
@@ -606,27 +630,37 @@ class Interpreter:
                 continue
             melds = hand.other_melds.get(seat, ())
             losers.append(Loser(seat, seat == hand.dealer, seat == hand.discarder,
-                                any(m.kind.opens for m in melds)))
+                                any(m.kind.opens for m in melds), tuple(declared_group(m) for m in melds)))
         return tuple(losers)
 
     def _settle(self, hand: Hand, best: Scored) -> dict:
+        """Payments per seat; or, when a settlement requirement is not met, why the hand does not win."""
         settlement = self.spec.settlement
         assert settlement is not None
-        case = "self_drawn" if hand.self_drawn else "discard"
-        rule = next((r for r in settlement.rules if r.case == case), None)
-        if rule is None:
-            return {}
         losers = self._losers(hand)
         env = Env(best.env.facts, best.env.decomposition, best.env.counts, losers=losers, total=best.total,
                   bindings=best.env.bindings | {b.name: b.expr for b in settlement.bindings})
         shares = {loser.seat: self._share(env.inside(None, loser)) for loser in losers}
         env.shares.update({seat: total for seat, (_, total) in shares.items()})
-        payments = [0] * self.spec.players
+        for r in settlement.requirements:
+            if not self.evaluator.value(r.condition, env):
+                english = f" ({r.english})" if r.english else ""
+                return {"winning": False, "reason": f"requirement {r.name}{english} is not met"}
+        case = "self_drawn" if hand.self_drawn else "discard"
+        rule = next((r for r in settlement.rules if r.case == case), None)
+        if rule is None:
+            return {}
+        owed = {loser.seat: 0 for loser in losers}
         for payment in rule.payments:
             for loser in self._payers(payment.payer, losers):
-                amount = self.evaluator.value(payment.amount, env.inside(None, loser))
-                payments[loser.seat] -= amount
-                payments[hand.seat] += amount
+                owed[loser.seat] += self.evaluator.value(payment.amount, env.inside(None, loser))
+        liable = self._liable(settlement, losers, env)
+        if liable is not None:  # one loser pays what every loser owes
+            owed = {seat: (sum(owed.values()) if seat == liable.seat else 0) for seat in owed}
+        payments = [0] * self.spec.players
+        for seat, amount in owed.items():
+            payments[seat] -= amount
+            payments[hand.seat] += amount
         result: dict = {"payments": [_plain(p) for p in payments]}
         if settlement.pot is not None:
             result["pot"] = _plain(self.evaluator.value(settlement.pot, env))
@@ -634,6 +668,13 @@ class Interpreter:
             result["shares"] = [{"seat": seat, "fans": [_fan_json(c) for c in fans], "total": total}
                                 for seat, (fans, total) in shares.items()]
         return result
+
+    def _liable(self, settlement: ir.Settlement, losers: tuple[Loser, ...], env: Env) -> Loser | None:
+        """The first loser (seat order) for whom `liable:` holds, if any."""
+        if settlement.liable is None:
+            return None
+        return next((loser for loser in losers if self.evaluator.value(settlement.liable, env.inside(None, loser))),
+                    None)
 
     def _payers(self, payer: str, losers: tuple[Loser, ...]) -> list[Loser]:
         if payer == "each loser":

@@ -39,10 +39,22 @@ class Suit:
 
 @dataclass(frozen=True)
 class TileSet:
+    """A named group of tiles: fixed tiles, plus (per hand) tiles reached from indicator tiles.
+
+    A set with `indicated` terms is known only once a case gives its indicators: it is
+    (tiles | {the tile `step` places along the order from each indicator of `key`}) - removed.
+    """
+
     name: str
     english: str | None
     tiles: frozenset[int]
     span: Span | None
+    indicated: tuple[tuple[str, int], ...] = ()  # (context key, step): 0 the indicator, 1 next, -1 previous
+    removed: frozenset[int] = frozenset()
+
+    @property
+    def per_hand(self) -> bool:
+        return bool(self.indicated)
 
 
 @dataclass(frozen=True)
@@ -51,11 +63,13 @@ class MeldKind:
 
     name: str
     english: str | None
-    shape: str  # "chow", "pung", "kong" or "fixed"
+    shape: str  # "chow", "pung", "kong", "fixed" or "one_of" (one tile of a tile set)
     concealed: bool
     opens: bool  # laying it down opens the hand (开门)
     tiles: tuple[int, ...] = ()  # for "fixed"
     span: Span | None = None
+    tileset: str | None = None  # for "one_of"
+    aside: bool = False  # a single tile laid aside (红中杠): no set, the hand keeps its tile count
 
 
 @dataclass(frozen=True)
@@ -67,7 +81,7 @@ class Shape:
 @dataclass(frozen=True)
 class ContextKey:
     name: str
-    kind: str  # "flag", "wind", "seat", "count", "tiles", "melds_by_seat"
+    kind: str  # "flag", "wind", "seat", "count", "tiles", "melds_by_seat"; a spec's own: "flag" or "seat"
     description: str
     builtin: bool
 
@@ -182,6 +196,13 @@ class ComboSame(Expr):
 @dataclass(frozen=True)
 class NextTile(Expr):
     """`next(tile)`: the tile an indicator points at (numbered suits by rank, honors by `order`)."""
+
+    tile: Expr
+
+
+@dataclass(frozen=True)
+class PreviousTile(Expr):
+    """`previous(tile)`: the tile before it along the order (the tile an indicator of it follows)."""
 
     tile: Expr
 
@@ -319,6 +340,8 @@ class Settlement:
     rules: tuple[PaymentRule, ...]
     span: Span | None
     pot: Expr | None = None  # paid from the table (riichi sticks), not by a player
+    liable: Expr | None = None  # the first loser (seat order) it holds for pays what every loser pays
+    requirements: tuple[Requirement, ...] = ()  # the win stands only if these hold (settlement scope)
 
 
 # ---------------------------------------------------------------- a whole hand of play
@@ -470,6 +493,9 @@ class Spec:
     examples: tuple[Example, ...]
     rounds: RoundRules | None = None
     round_examples: tuple[RoundExample, ...] = ()
+    previous_tile: tuple[int, ...] = ()  # tile index -> the tile before it along the order
+    indicator_tile: tuple[int, ...] = ()  # a skipped tile turned up as an indicator counts as the tile before it
+    wilds: tuple[str, ...] = ()  # tile sets whose tiles held in the hand are wild
 
     def tile(self, code: str) -> Tile | None:
         return next((t for t in self.tiles if t.code == code), None)
@@ -482,6 +508,12 @@ class Spec:
     def flower_tiles(self) -> frozenset[int]:
         flower_suits = {s.code for s in self.suits if s.flowers}
         return frozenset(t.index for t in self.tiles if t.suit in flower_suits)
+
+    def wild_tilesets(self) -> tuple[TileSet, ...]:
+        return tuple(self.tileset(name) for name in self.wilds)
+
+    def per_hand_tilesets(self) -> tuple[TileSet, ...]:
+        return tuple(t for t in self.tilesets if t.per_hand)
 
     def tileset(self, name: str) -> TileSet:
         return next(t for t in self.tilesets if t.name == name)

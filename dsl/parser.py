@@ -246,6 +246,9 @@ class ToAst(Transformer):
     def tile_ranks(self, meta, c):
         return ast.TileRanks(self._span(meta), tuple(int(t) for t in c))
 
+    def tile_call(self, meta, c):
+        return ast.TileCall(self._span(meta), self._name(c[0]), c[1])
+
     def tile_union(self, meta, c):
         return ast.TileSetOp(self._span(meta), "+", c[0], c[1])
 
@@ -253,7 +256,13 @@ class ToAst(Transformer):
         return ast.TileSetOp(self._span(meta), "-", c[0], c[1])
 
     def order(self, meta, c):
-        return ast.Order(self._span(meta), tuple(self._name(t) for t in c))
+        return ast.Order(self._span(meta), tuple(name for name, _ in c), tuple(skipped for _, skipped in c))
+
+    def order_item(self, meta, c):
+        return self._name(c[0]), False
+
+    def skipped_tile(self, meta, c):
+        return self._name(c[0]), True
 
     def red_fives(self, meta, c):
         return ast.RedFives(self._span(meta), c[0])
@@ -265,8 +274,8 @@ class ToAst(Transformer):
         return ("pot", c[0])
 
     def wild(self, meta, c):
-        name, english, expr = c
-        return ast.Wild(self._span(meta), self._name(name), _string(english) if english else None, expr)
+        name, english, tiles = c
+        return ast.Wild(self._span(meta), self._name(name), _string(english) if english else None, tiles)
 
     # -- melds, shapes, context
 
@@ -276,6 +285,12 @@ class ToAst(Transformer):
     def meld_kind(self, meta, c):
         name, english, tiles = c
         return ast.MeldKind(self._span(meta), self._name(name), _string(english) if english else None, tiles)
+
+    def one_of_meld(self, meta, c):
+        name, english, tileset = c
+        tiles = ast.TileName(self._token_span(tileset), str(tileset))
+        return ast.MeldKind(self._span(meta), self._name(name), _string(english) if english else None, tiles,
+                            one_of=True)
 
     def shapes(self, meta, c):
         return ast.Shapes(self._span(meta), tuple(c))
@@ -288,6 +303,9 @@ class ToAst(Transformer):
 
     def flag(self, meta, c):
         return ast.Flag(self._span(meta), self._name(c[0]), _string(c[1]))
+
+    def player(self, meta, c):
+        return ast.Flag(self._span(meta), self._name(c[0]), _string(c[1]), kind="seat")
 
     def option(self, meta, c):
         return ast.Option(self._span(meta), self._name(c[0]), _string(c[1]), c[2])
@@ -390,8 +408,14 @@ class ToAst(Transformer):
     def settle(self, meta, c):
         bindings = tuple(x for x in c if isinstance(x, ast.Binding))
         rules = tuple(x for x in c if isinstance(x, ast.PaymentRule))
-        pots = [x[1] for x in c if isinstance(x, tuple)]
-        return ast.Settle(self._span(meta), bindings, rules, pots[-1] if pots else None)
+        pots = [x[1] for x in c if isinstance(x, tuple) and x[0] == "pot"]
+        liable = [x[1] for x in c if isinstance(x, tuple) and x[0] == "liable"]
+        requirements = tuple(x for x in c if isinstance(x, ast.Require))
+        return ast.Settle(self._span(meta), bindings, rules, pots[-1] if pots else None,
+                          liable[-1] if liable else None, requirements)
+
+    def liable_rule(self, meta, c):
+        return ("liable", c[0])
 
     def payment_rule(self, meta, c):
         return ast.PaymentRule(self._span(meta), self._name(c[0]), tuple(c[1:]))

@@ -138,6 +138,8 @@ def _formula(expr: ir.Expr) -> tuple[str, int]:  # noqa: C901 - one case per nod
             return f"{'distinct' if expr.distinct else 'same'}({expr.attr})", _ATOM
         case ir.NextTile():
             return f"next({formula(expr.tile)})", _ATOM
+        case ir.PreviousTile():
+            return f"previous({formula(expr.tile)})", _ATOM
         case ir.Indicated():
             return f"indicated({expr.key})", _ATOM
         case ir.Call():
@@ -278,6 +280,8 @@ class Prose:
                 return f"{self._operand(expr.args[0])} rounded up to a multiple of {self._operand(expr.args[1])}"
             case ir.NextTile():
                 return f"the tile that {self.quantity(expr.tile)} points at as an indicator"
+            case ir.PreviousTile():
+                return f"the tile before {self.quantity(expr.tile)} along the order"
             case ir.Indicated():
                 key = self.context.get(expr.key)
                 indicators = key.description if key is not None else expr.key

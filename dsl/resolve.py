@@ -21,7 +21,7 @@ BUILTIN_MELDS = {
     "added_kong": ir.MeldKind("added_kong", "Kong added to a pung", "kong", concealed=False, opens=True),
     "concealed_kong": ir.MeldKind("concealed_kong", "Concealed kong", "kong", concealed=True, opens=False),
 }
-SHAPES = ("standard", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight")
+SHAPES = ("standard", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight", "loose")
 WAITS = ("edge", "closed", "single", "two_sided", "pung_wait", "knitted")
 PRINCIPLES = ("不重复", "不拆移", "不得相同", "套算一次", "就高不就低")
 
@@ -44,6 +44,7 @@ CONTEXT_KEYS = {
     "first_turn": ("flag", "won on the first turn (天胡 / 地胡, tenhou / chiihou)"),
     "dora": ("tiles", "dora indicators"),
     "ura": ("tiles", "ura-dora indicators"),
+    "indicator": ("tiles", "the indicator tile turned up after the deal, which chooses the wild tiles"),
     "honba": ("count", "honba counters"),
     "riichi_sticks": ("count", "riichi sticks on the table"),
     "other_melds": ("melds_by_seat", "the other players' declared melds, by seat"),
@@ -60,6 +61,8 @@ HAND_VARS = {
     "opened": "some meld laid down opens the hand",
     "is_dealer": "the winner is the dealer",
     "red_fives": "red fives held, melds and winning tile included",
+    "wilds": "wild tiles held in the hand, the winning tile included (as wilds or as themselves)",
+    "substituted": "wild tiles the reading uses as wilds, standing for another tile",
 }
 SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share"}
 TILE_VALUED = {"win": "the winning tile", "seat_wind": "the seat wind tile", "round_wind": "the prevailing wind tile",
@@ -71,7 +74,9 @@ LOSER_ATTRS = ("dealer", "discarder", "opened", "seat")
 SOURCES = {
     "tiles": "tile", "groups": "group", "sets": "group", "chows": "group", "pungs": "group",
     "kongs": "group", "pairs": "group", "kinds": "kind", "losers": "loser", "held_tiles": "tile",
+    "loser_melds": "group",
 }
+SETTLE_SOURCES = ("losers", "loser_melds")  # known only when settling
 GROUP_SOURCES = ("groups", "sets", "chows", "pungs", "kongs", "pairs")
 ELEMENT_ATTRS = {
     "tile": ("suit", "rank", "numbered", "honor", "tile"),
@@ -146,6 +151,7 @@ class Declarations:
     principles: ast.Principles | None = None
     prefer: ast.Prefer | None = None
     orders: list[ast.Order] = field(default_factory=list)
+    wilds: dict[str, ast.Wild] = field(default_factory=dict)
     supersede: ast.Supersede | None = None
     definitions: dict[str, ast.Binding] = field(default_factory=dict)
     patterns: dict[str, ast.Pattern] = field(default_factory=dict)
@@ -155,7 +161,6 @@ class Declarations:
     rounds: ast.RoundRules | None = None
     examples: list[ast.Example] = field(default_factory=list)
     round_examples: list[ast.RoundExample] = field(default_factory=list)
-    unsupported: list[ast.Decl] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)
     sources: list[str] = field(default_factory=list)
 
@@ -255,7 +260,7 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
         case ast.Supersede():
             into.supersede = decl
         case ast.Wild():
-            into.unsupported.append(decl)
+            into.wilds[decl.name.text] = decl
 
 
 def _apply_pattern(into: Declarations, decl: ast.Pattern) -> None:
@@ -278,9 +283,6 @@ class Resolver:
     def __init__(self, module: ast.Module, source: Source):
         self.source = source
         self.d = _collect(module, source, (str(Path(source.path).resolve()),))
-        if self.d.unsupported:
-            decl = self.d.unsupported[0]
-            raise error("wild tiles are not supported by this version of mjdsl", decl.span)
         if self.d.variant is None:
             raise error("a spec starts with `variant NAME \"中文名\" \"English name\"`",
                         Span(source, 1, 1, 1, 2))
@@ -296,10 +298,12 @@ class Resolver:
         self.codes = {t.code: t.index for t in self.tiles} | dict(self.red_tiles)
         self.suit_codes = {s.code for s in self.suits}
         self.tile_names = {t.name: t.index for t in self.tiles}
+        self.context = self._context()
+        self.next_tile, self.previous_tile, self.indicator_tile = self._orders()
         self.tilesets = self._tilesets()
+        self.wilds = self._wilds()
         self.meld_kinds = self._meld_kinds()
         self.shapes = self._shapes()
-        self.context = self._context()
         self.options = tuple(ir.Option(o.name.text, o.description, o.default, o.span) for o in d.options.values())
         self.binding_types: dict[str, str] = {}
         self.types = TypeChecker({k.name: k.kind for k in self.context}, {o.name: o.default for o in self.options},
@@ -338,7 +342,8 @@ class Resolver:
             loser_patterns=tuple(loser),
             exclusive_groups=exclusive, supersede=d.supersede.value if d.supersede else None, score=score,
             settlement=settlement, examples=(), red_tiles=self.red_tiles, red_copies=self.red_copies,
-            next_tile=self._next_tiles(),
+            next_tile=self.next_tile, previous_tile=self.previous_tile, indicator_tile=self.indicator_tile,
+            wilds=self.wilds,
         )
         spec = replace(spec, examples=tuple(self._example(e) for e in d.examples))
         if d.rounds is None and not d.round_examples:
@@ -398,22 +403,40 @@ class Resolver:
                 raise error(f"{copies} red copies of {self.tiles[index].code} leave no plain one", reds[-1].span)
         return fives, copies
 
-    def _next_tiles(self) -> tuple[int, ...]:
-        """The tile each tile indicates: the next rank of its suit (9 -> 1), or the next in its `order`."""
+    def _orders(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """Per tile: the tile after it, the tile before it, and what it counts as when turned up as an
+        indicator. Numbered suits cycle by rank (9 -> 1); honors follow their `order`. A skipped tile
+        (in parentheses) is never reached, and counts as the tile written before it."""
         following = list(range(len(self.tiles)))
         for suit in self.suits:
             if suit.numbered:
                 for position, index in enumerate(suit.tiles):
                     following[index] = suit.tiles[(position + 1) % len(suit.tiles)]
+        preceding = list(range(len(self.tiles)))
+        for index, after in enumerate(following):
+            preceding[after] = index
+        standing = list(range(len(self.tiles)))
         for order in self.d.orders:
-            cycle = []
+            written = []
             for name in order.names:
                 if name.text not in self.tile_names:
                     raise error(f"unknown tile {name.text!r}", name.span, suggest(name.text, self.tile_names))
-                cycle.append(self.tile_names[name.text])
+                written.append(self.tile_names[name.text])
+            skipped = order.skipped or (False,) * len(written)
+            cycle = [t for t, skip in zip(written, skipped, strict=True) if not skip]
+            if not cycle:
+                raise error("an order needs a tile that is not skipped", order.span)
             for position, index in enumerate(cycle):
                 following[index] = cycle[(position + 1) % len(cycle)]
-        return tuple(following)
+                preceding[index] = cycle[position - 1]
+            last = cycle[-1]  # the tile before a skipped tile at the start is the last of the cycle
+            for index, skip in zip(written, skipped, strict=True):
+                if skip:
+                    standing[index] = last
+                    following[index], preceding[index] = following[last], preceding[last]
+                else:
+                    last = index
+        return tuple(following), tuple(preceding), tuple(standing)
 
     def _score(self, score: ast.Score) -> tuple[ir.Binding, ...]:
         bindings: tuple[ir.Binding, ...] = ()
@@ -432,32 +455,81 @@ class Resolver:
             sets[suit.name] = ir.TileSet(suit.name, suit.english, whole, None)
             sets[suit.code] = ir.TileSet(suit.code, suit.english, whole, None)
         self.tilesets = sets
-        for decl in self.d.tilesets.values():
-            if decl.name.text in sets or decl.name.text in self.tile_names:
-                raise error(f"tile set {decl.name.text!r} has the name of a suit or tile", decl.name.span)
-            sets[decl.name.text] = ir.TileSet(decl.name.text, decl.english, self._tile_expr(decl.tiles), decl.span)
+        declared = [(d.name, d.english, d.tiles, d.span) for d in self.d.tilesets.values()]
+        declared += [(w.name, w.english, w.tiles, w.span) for w in self.d.wilds.values()]
+        for name, english, tiles, span in declared:
+            if name.text in sets or name.text in self.tile_names:
+                raise error(f"tile set {name.text!r} has the name of a suit, tile or tile set", name.span)
+            terms = self._tile_terms(tiles)
+            sets[name.text] = ir.TileSet(name.text, english, terms.tiles, span, terms.indicated, terms.removed)
         return sets
 
+    def _wilds(self) -> tuple[str, ...]:
+        for wild in self.d.wilds.values():
+            if not self.tilesets[wild.name.text].per_hand:
+                raise error("a wild tile is chosen per hand from indicator tiles, e.g. `= next(indicator)`",
+                            wild.tiles.span)
+        return tuple(self.d.wilds)
+
     def _tile_expr(self, expr: ast.TileExpr) -> frozenset[int]:
+        """Tiles known from the spec alone (no indicator)."""
+        terms = self._tile_terms(expr)
+        if terms.indicated:
+            raise error("these tiles depend on indicator tiles; only a tile set, a wild or `one of` may", expr.span)
+        return terms.tiles
+
+    def _tile_terms(self, expr: ast.TileExpr) -> TileTerms:
         match expr:
             case ast.TileLiteral():
                 try:
-                    return frozenset(parse_tiles(expr.text, self.codes))
+                    return TileTerms(frozenset(parse_tiles(expr.text, self.codes)))
                 except HandError as exc:
                     raise error(str(exc), expr.span) from None
             case ast.TileName():
-                if expr.name in self.tilesets:
-                    return self.tilesets[expr.name].tiles
-                if expr.name in self.tile_names:
-                    return frozenset({self.tile_names[expr.name]})
-                candidates = list(self.tilesets) + list(self.tile_names)
-                raise error(f"unknown tile or tile set {expr.name!r}", expr.span, suggest(expr.name, candidates))
+                return self._tile_name(expr)
             case ast.TileRanks():
-                return frozenset(t.index for t in self.tiles if t.numbered and t.rank in expr.ranks)
+                return TileTerms(frozenset(t.index for t in self.tiles if t.numbered and t.rank in expr.ranks))
+            case ast.TileCall():
+                return self._tile_call(expr)
             case ast.TileSetOp():
-                left, right = self._tile_expr(expr.left), self._tile_expr(expr.right)
-                return left | right if expr.op == "+" else left - right
+                left, right = self._tile_terms(expr.left), self._tile_terms(expr.right)
+                if expr.op == "-":
+                    if right.indicated:
+                        raise error("the tiles taken away must be known from the spec alone", expr.right.span)
+                    return TileTerms(left.tiles - right.tiles, left.indicated, left.removed | right.tiles)
+                if left.removed and right.indicated or right.removed and left.indicated:
+                    raise error("take tiles away (`-`) after every `+`", expr.span)
+                return TileTerms(left.tiles | right.tiles, tuple(dict.fromkeys(left.indicated + right.indicated)),
+                                 (left.removed - right.tiles) | (right.removed - left.tiles))
         raise AssertionError(expr)
+
+    def _tile_name(self, expr: ast.TileName) -> TileTerms:
+        if expr.name in self.tilesets:
+            ts = self.tilesets[expr.name]
+            return TileTerms(ts.tiles, ts.indicated, ts.removed)
+        if expr.name in self.tile_names:
+            return TileTerms(frozenset({self.tile_names[expr.name]}))
+        key = next((k for k in self.context if k.name == expr.name), None)
+        if key is not None and key.kind == "tiles":
+            return TileTerms(frozenset(), ((key.name, 0),))
+        if expr.name in CONTEXT_KEYS and CONTEXT_KEYS[expr.name][0] == "tiles":
+            raise error(f"the spec does not read {expr.name!r}: declare it with `context {expr.name}`", expr.span)
+        candidates = list(self.tilesets) + list(self.tile_names)
+        raise error(f"unknown tile or tile set {expr.name!r}", expr.span, suggest(expr.name, candidates))
+
+    def _tile_call(self, expr: ast.TileCall) -> TileTerms:
+        function = expr.function.text
+        if function not in ("next", "previous"):  # `中 (发 白)`: a tile beside a group, not a call
+            left = self._tile_name(ast.TileName(expr.function.span, function))
+            right = self._tile_terms(expr.argument)
+            return TileTerms(left.tiles | right.tiles, tuple(dict.fromkeys(left.indicated + right.indicated)),
+                             left.removed | right.removed)
+        inner = self._tile_terms(expr.argument)
+        if inner.removed:
+            raise error(f"take tiles away (`-`) outside {function}(...)", expr.argument.span)
+        step, table = (1, self.next_tile) if function == "next" else (-1, self.previous_tile)
+        return TileTerms(frozenset(table[t] for t in inner.tiles),
+                         tuple(dict.fromkeys((key, n + step) for key, n in inner.indicated)))
 
     def _meld_kinds(self) -> dict[str, ir.MeldKind]:
         kinds: dict[str, ir.MeldKind] = {}
@@ -467,9 +539,16 @@ class Resolver:
                 raise error(f"unknown meld kind {name.text!r}", name.span, suggest(name.text, BUILTIN_MELDS))
             kinds[name.text] = replace(BUILTIN_MELDS[name.text], span=name.span)
         for decl in self.d.meld_kinds.values():
+            if decl.one_of:
+                name = decl.tiles.name  # type: ignore[attr-defined]
+                if name not in self.tilesets:
+                    raise error(f"unknown tile set {name!r}", decl.tiles.span, suggest(name, self.tilesets))
+                kinds[decl.name.text] = ir.MeldKind(decl.name.text, decl.english, "one_of", concealed=False,
+                                                    opens=False, span=decl.span, tileset=name, aside=True)
+                continue
             tiles = tuple(sorted(self._tile_expr(decl.tiles)))
             kinds[decl.name.text] = ir.MeldKind(decl.name.text, decl.english, "fixed", concealed=False, opens=False,
-                                                tiles=tiles, span=decl.span)
+                                                tiles=tiles, span=decl.span, aside=len(tiles) == 1)
         return kinds
 
     def _shapes(self) -> tuple[ir.Shape, ...]:
@@ -497,8 +576,9 @@ class Resolver:
             keys[name.text] = ir.ContextKey(name.text, kind, text, builtin=True)
         for flag in self.d.flags.values():
             if flag.name.text in keys or flag.name.text in CONTEXT_KEYS:
-                raise error(f"flag {flag.name.text!r} has the name of a built-in context key", flag.name.span)
-            keys[flag.name.text] = ir.ContextKey(flag.name.text, "flag", flag.description, builtin=False)
+                what = "flag" if flag.kind == "flag" else "player"
+                raise error(f"{what} {flag.name.text!r} has the name of a built-in context key", flag.name.span)
+            keys[flag.name.text] = ir.ContextKey(flag.name.text, flag.kind, flag.description, builtin=False)
         return tuple(keys.values())
 
     def _aliases(self) -> dict[str, str]:
@@ -613,7 +693,10 @@ class Resolver:
                 payments.append(ir.Payment(payer, amount, payment.span))
             rules.append(ir.PaymentRule(rule.case.text, tuple(payments), rule.span))
         pot = self._expr(settle.pot, scope, "the pot", (NUMBER,)) if settle.pot is not None else None
-        return ir.Settlement(tuple(bindings), tuple(rules), settle.span, pot)
+        liable = self._expr(settle.liable, scope, "who is liable") if settle.liable is not None else None
+        requirements = tuple(ir.Requirement(r.name.text, r.english, self._expr(r.condition, scope), r.span)
+                             for r in settle.requirements)
+        return ir.Settlement(tuple(bindings), tuple(rules), settle.span, pot, liable, requirements)
 
     # -- examples
 
@@ -787,9 +870,10 @@ class ExprResolver:
             return ir.TileOf(e.span, e.name)
         if isinstance(e, ast.Ref) and self.scope.element in ("group", "kind", "tile") and e.name == "tile":
             return ir.Item(e.span, self.scope.element, "tile")
-        if isinstance(e, ast.Call) and e.function.text == "next":
+        if isinstance(e, ast.Call) and e.function.text in ("next", "previous"):
             return self.resolve(e)
-        raise error("expected a tile here: `win`, `seat_wind`, `round_wind`, `pair`, `tile` or next(...)", e.span)
+        raise error("expected a tile here: `win`, `seat_wind`, `round_wind`, `pair`, `tile`, next(...) or "
+                    "previous(...)", e.span)
 
     def _require_context(self, name: str, span: Span) -> None:
         if not any(k.name == name for k in self.r.context):
@@ -827,10 +911,11 @@ class ExprResolver:
             return self._combinations(e)
         if name in ("same", "distinct"):
             return self._combo_same(e)
-        if name == "next":
+        if name in ("next", "previous"):
             if len(e.args) != 1:
-                raise error("write next(TILE), e.g. next(win)", e.span)
-            return ir.NextTile(e.span, self._tile_valued(e.args[0]))
+                raise error(f"write {name}(TILE), e.g. {name}(win)", e.span)
+            node = ir.NextTile if name == "next" else ir.PreviousTile
+            return node(e.span, self._tile_valued(e.args[0]))
         if name == "indicated":
             return self._indicated(e)
         if name in FUNCTIONS:
@@ -838,7 +923,8 @@ class ExprResolver:
             if not low <= len(e.args) <= high:
                 raise error(f"{name}() takes {low} to {high} arguments", e.span)
             return ir.Call(e.span, name, tuple(self.resolve(a) for a in e.args))
-        known = [*AGGREGATES, *FUNCTIONS, "contains", "combinations", "same", "distinct"]
+        known = [*AGGREGATES, *FUNCTIONS, "contains", "combinations", "same", "distinct", "next", "previous",
+                 "indicated"]
         raise error(f"unknown function {name!r}", e.function.span, suggest(name, known))
 
     def _combinations(self, e: ast.Call) -> ir.Expr:
@@ -885,11 +971,22 @@ class ExprResolver:
         if not isinstance(source, ast.Ref) or source.name not in SOURCES:
             raise error("the first argument is what to look at: " + ", ".join(SOURCES), source.span,
                         suggest(source.name, SOURCES) if isinstance(source, ast.Ref) else None)
-        if source.name == "losers" and self.scope.kind == "hand":
-            raise error("'losers' is only known when settling (in `settle:` or a loser fan)", source.span)
+        if source.name in SETTLE_SOURCES and self.scope.kind == "hand":
+            raise error(f"{source.name!r} is only known when settling (in `settle:` or a loser fan)", source.span)
+        if source.name == "loser_melds" and self.scope.element == "loser":
+            raise error("'loser_melds' are the melds of the loser being settled, not of each loser", source.span)
         inner = Scope(self.scope.kind, SOURCES[source.name], self.scope.bindings)
         body = ExprResolver(self.r, inner).resolve(e.args[1]) if len(e.args) > 1 else None
         return ir.Aggregate(e.span, name, source.name, body)
+
+@dataclass(frozen=True)
+class TileTerms:
+    """A tile expression being resolved: (tiles | indicated tiles) - removed (see ir.TileSet)."""
+
+    tiles: frozenset[int]
+    indicated: tuple[tuple[str, int], ...] = ()
+    removed: frozenset[int] = frozenset()
+
 
 _CHINESE_RANKS = ("零", "一", "二", "三", "四", "五", "六", "七", "八", "九")
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ir
-from .case import read_case, read_meld, read_options
+from .case import hand_tilesets, read_case, read_context, read_meld, read_options
 from .interpreter import Evaluator, _plain
 from .notation import HandError
 
 EVENT_KINDS = ("kong", "win", "draw", "declare", "penalty")
-RECORD_KEYS = ("dealer", "events", "options", "carried")
+RECORD_KEYS = ("dealer", "context", "events", "options", "carried")
 NO_RULES = ir.RoundRules((), None, False, (), (), (), (), (), None)
 
 
@@ -41,6 +41,7 @@ class Play:
     players: int
     dealer: int
     options: dict[str, object]
+    context: dict[str, object]  # context keys every case of the hand shares (an indicator tile, the round wind)
     flags: set[str] = field(default_factory=set)  # set on every win of this hand by declarations
     next_hand: list[str] = field(default_factory=list)
     out: list[int] = field(default_factory=list)  # seats that have won, in order
@@ -148,7 +149,15 @@ class RoundSettler:
             read_options(self.spec, options)
         except HandError as exc:
             raise RoundError(str(exc)) from None
-        play = Play(self.spec.players, dealer, dict(options))
+        context = record.get("context", {})
+        if not isinstance(context, Mapping):
+            raise RoundError("'context' is an object of context keys every case of the hand shares, e.g. "
+                             '{"indicator": "5p"}')
+        try:
+            read_context(self.spec, context)
+        except HandError as exc:
+            raise RoundError(f"'context': {exc}") from None
+        play = Play(self.spec.players, dealer, dict(options), dict(context))
         flags = [k.name for k in self.spec.context if k.kind == "flag"]
         carried = record.get("carried", [])
         if not isinstance(carried, list) or any(f not in flags for f in carried):
@@ -185,7 +194,7 @@ class RoundSettler:
         if kind not in kinds:
             raise RoundError(f"unknown meld kind {kind!r}; {self.spec.name} has: {', '.join(sorted(kinds))}")
         if "tiles" in event:
-            read_meld(self.spec, f"{kind} {event['tiles']}")
+            read_meld(self.spec, f"{kind} {event['tiles']}", hand_tilesets(self.spec, play.context))
         payments = [0] * play.players
         rule = self.rules.kong(kind)
         for payment in rule.payments if rule else ():
@@ -238,7 +247,9 @@ class RoundSettler:
         return entry
 
     def _full_case(self, play: Play, case: dict) -> dict:
-        """The winner's case with what the round knows: dealer, declared flags, seats out, rule options."""
+        """The winner's case with what the round knows: dealer, shared context, declared flags, seats out,
+        rule options."""
+        case = play.context | case
         case.setdefault("dealer", play.dealer)
         for flag in sorted(play.flags):
             case[flag] = True
@@ -278,7 +289,7 @@ class RoundSettler:
     def _final_case(self, play: Play, seat: int, hand: object) -> dict:
         if not isinstance(hand, Mapping) or "win" in hand:
             raise RoundError(f"seat {seat}'s final hand is {{\"hand\": ..., \"melds\": [...]}}, with no winning tile")
-        case = dict(hand) | {"seat": seat, "dealer": play.dealer}
+        case = play.context | dict(hand) | {"seat": seat, "dealer": play.dealer}
         if play.out:
             case["out"] = list(play.out)
         try:

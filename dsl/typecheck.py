@@ -11,7 +11,7 @@ NUMBER, BOOL, TEXT, TILE = "number", "true/false", "a name", "a tile"
 TRUTHY = (NUMBER, BOOL)
 
 HAND_TYPES = {"shape": TEXT, "wait": TEXT, "waits": NUMBER, "shape_waits": NUMBER, "suits": NUMBER, "opened": BOOL,
-              "is_dealer": BOOL, "red_fives": NUMBER}
+              "is_dealer": BOOL, "red_fives": NUMBER, "wilds": NUMBER, "substituted": NUMBER}
 CONTEXT_TYPES = {"flag": BOOL, "count": NUMBER, "seat": NUMBER, "wind": TEXT}
 ITEM_TYPES = {
     "suit": TEXT, "rank": NUMBER, "tile": TILE, "size": NUMBER, "copies": NUMBER, "seat": NUMBER, "step": NUMBER,
@@ -66,7 +66,7 @@ class TypeChecker:
                 return NUMBER
             case ir.ComboSame():
                 return BOOL
-            case ir.NextTile():
+            case ir.NextTile() | ir.PreviousTile():
                 return TILE
             case ir.Indicated():
                 return NUMBER

@@ -91,17 +91,18 @@ cdef enum Text:
     T_thirteen_orphans = 2  # thirteen_orphans
     T_honors_and_knitted = 3  # honors_and_knitted
     T_knitted_straight = 4  # knitted_straight
-    T_edge = 5  # edge
-    T_closed = 6  # closed
-    T_single = 7  # single
-    T_two_sided = 8  # two_sided
-    T_pung_wait = 9  # pung_wait
-    T_knitted = 10  # knitted
-    T_m = 11  # m
-    T_p = 12  # p
-    T_s = 13  # s
-    T_z = 14  # z
-    T_NONE = 15  # 
+    T_loose = 5  # loose
+    T_edge = 6  # edge
+    T_closed = 7  # closed
+    T_single = 8  # single
+    T_two_sided = 9  # two_sided
+    T_pung_wait = 10  # pung_wait
+    T_knitted = 11  # knitted
+    T_m = 12  # m
+    T_p = 13  # p
+    T_s = 14  # s
+    T_z = 15  # z
+    T_NONE = 16  # 
 
 TEXT_VALUES = (
     'standard',
@@ -109,6 +110,7 @@ TEXT_VALUES = (
     'thirteen_orphans',
     'honors_and_knitted',
     'knitted_straight',
+    'loose',
     'edge',
     'closed',
     'single',
@@ -273,6 +275,7 @@ cdef enum MeldShape:
     SHAPE_PUNG = 1
     SHAPE_KONG = 2
     SHAPE_FIXED = 3  # exactly the kind's own tiles
+    SHAPE_ONE_OF = 4  # one tile of a tile set (MELD_FIXED, or the hand's set MELD_PER_HAND)
 
 cdef dict MELD_KINDS = {
     'chow': 0,
