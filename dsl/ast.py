@@ -454,6 +454,7 @@ class RoundExample(Decl):
     doc: str | None
     dealer: int | None
     options: tuple[tuple[Name, int | str | bool], ...]
+    context: tuple[tuple[Name, int | str | bool], ...]  # context keys every case of the hand shares
     carried: tuple[Name, ...]
     events: tuple[RoundEvent, ...]
     total: tuple[int, ...] | None

@@ -501,7 +501,7 @@ class ToAst(Transformer):
         return True
 
     def round_example(self, meta, c):
-        fields: dict = {"doc": None, "dealer": None, "options": (), "carried": (), "total": None}
+        fields: dict = {"doc": None, "dealer": None, "options": (), "context": (), "carried": (), "total": None}
         events: list[ast.RoundEvent] = []
         for kind, value in c[1:]:
             if kind == "event":

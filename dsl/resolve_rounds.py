@@ -146,6 +146,12 @@ def round_example(r: Resolver, e: ast.RoundExample, rules: ir.RoundRules | None)
         record["options"] = dict(sorted(r._example_option(name, value) for name, value in e.options))
     if e.carried:
         record["carried"] = [_flag(r, name) for name in e.carried]
+    if e.context:
+        keys = [k.name for k in r.context]
+        for name, _ in e.context:
+            if name.text not in keys:
+                raise error(f"the spec does not read {name.text!r}", name.span, suggest(name.text, keys))
+        record["context"] = {name.text: value for name, value in e.context}
     payments = tuple((i, ev.payments) for i, ev in enumerate(e.events) if ev.payments is not None)
     wins = tuple((i, r._example(ev.case)) for i, ev in enumerate(e.events)
                  if ev.case is not None and (ev.case.fans is not None or ev.case.total is not None))

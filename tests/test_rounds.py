@@ -340,3 +340,23 @@ def test_a_worked_round_checks_its_payments_and_its_wins(write_spec):
     problems = run_examples(spec, Interpreter(spec))[0].problems
     assert problems == ("event 1 (line 15): 平: expected 2 ×1, got 1 ×1",
                         "event 1 (line 15): expected payments [-2, 2, 0, 0], got [-1, 1, 0, 0]")
+
+
+def test_shared_context_reaches_every_case_and_checks_kongs():
+    spec = load_spec("wuhan")
+    settler = RoundSettler(spec, Interpreter(spec))
+    laid = [{"kong": "痞子杠", "seat": 1, "tiles": "9s"}, {"kong": "癞子杠", "seat": 1, "tiles": "2s"}]
+    # indicator 1s: 痞子 9s and 1s, 癞子 2s; laying them aside pays nothing at once in Wuhan
+    result = settler.settle({"context": {"indicator": "1s"}, "events": laid})
+    assert result["ok"] and result["payments"] == [0, 0, 0, 0]
+    wrong = settler.settle({"context": {"indicator": "2s"}, "events": laid})
+    assert not wrong["ok"] and "'痞子杠 9s' is not a 痞子杠" in wrong["error"]
+    unknown = settler.settle({"context": {"indicatr": "1s"}, "events": []})
+    assert not unknown["ok"] and "'context': unknown key 'indicatr'" in unknown["error"]
+
+
+def test_a_worked_round_names_its_shared_context(write_spec):
+    with pytest.raises(SpecError) as info:
+        load_spec(str(write_spec("round:\n    one winner per discard\nround \"r\":\n    with sead 1\n")))
+    d = info.value.diagnostics[0]
+    assert "does not read 'sead'" in d.message and (d.span.line, d.span.column) == (11, 10)
