@@ -393,11 +393,16 @@ class Model:
 
     @property
     def extended(self) -> bool:
-        """The spec uses wild tiles, tile sets chosen per hand, loose readings or tiles laid aside: the checker
-        then reads each hand's tiles from the decomposition (dsl.decompose.reading_tiles)."""
+        """The spec uses wild tiles, tile sets chosen per hand, loose readings, tiles laid aside or the losers'
+        melds: the checker then keeps every declared meld and reads each hand's tiles from the decomposition
+        (dsl.decompose.reading_tiles)."""
         spec = self.spec
         return bool(spec.wilds or spec.per_hand_tilesets() or any(s.name == "loose" for s in spec.shapes)
-                    or any(k.aside for k in spec.meld_kinds))
+                    or any(k.aside for k in spec.meld_kinds) or self._reads_loser_melds())
+
+    def _reads_loser_melds(self) -> bool:
+        return any(isinstance(node, ir.Aggregate) and node.source == "loser_melds"
+                   for expr in self._expressions() for node in ir.walk(expr))
 
     def max_melds(self) -> int:
         """Declared melds a case may hold: the sets, and with tiles laid aside every copy of those tiles."""
