@@ -20,6 +20,7 @@ from .notation import HandError
 
 EVENT_KINDS = ("kong", "win", "draw", "declare", "penalty")
 RECORD_KEYS = ("dealer", "context", "events", "options", "carried")
+PER_CASE = ("seat", "discarder", "self_drawn", "dealer", "out")  # what the record's events say, not its context
 NO_RULES = ir.RoundRules((), None, False, (), (), (), (), (), None)
 
 
@@ -150,9 +151,9 @@ class RoundSettler:
         except HandError as exc:
             raise RoundError(str(exc)) from None
         context = record.get("context", {})
-        if not isinstance(context, Mapping):
+        if not isinstance(context, Mapping) or any(key in PER_CASE for key in context):
             raise RoundError("'context' is an object of context keys every case of the hand shares, e.g. "
-                             '{"indicator": "5p"}')
+                             '{"indicator": "5p"}; the events say ' + ", ".join(PER_CASE))
         try:
             read_context(self.spec, context)
         except HandError as exc:
@@ -191,7 +192,7 @@ class RoundSettler:
         seat = self._active_seat(play, event.get("seat"))
         kind = event["kong"]
         kinds = {k.name for k in self.spec.meld_kinds}
-        if kind not in kinds:
+        if not isinstance(kind, str) or kind not in kinds:
             raise RoundError(f"unknown meld kind {kind!r}; {self.spec.name} has: {', '.join(sorted(kinds))}")
         if "tiles" in event:
             read_meld(self.spec, f"{kind} {event['tiles']}", hand_tilesets(self.spec, play.context))
@@ -221,6 +222,8 @@ class RoundSettler:
             raise RoundError("'win' is the winner's case: hand, win, melds, seat ...")
         if "seat" not in case:
             raise RoundError("the winner's case has no 'seat'")
+        if "out" in case:
+            raise RoundError("'out' is not given in a round: the round knows who has won and left")
         seat = self._active_seat(play, case["seat"])
         case = self._full_case(play, dict(case))
         discarder = None if case.get("self_drawn") else case.get("discarder", (seat - 1) % play.players)

@@ -12,11 +12,14 @@ import random
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dsl
 from dsl.checkers import checker_for
 from dsl.cli import main
 from dsl.interpreter import Interpreter
+from dsl.paths import bundled_specs
 from dsl.resolve import load_spec
 from dsl.rounds import RoundSettler
 from dsl.source import SpecError
@@ -132,6 +135,9 @@ def test_winners_are_not_listed_at_the_draw(sichuan):
     ({"events": [], "dealer": 7}, "'dealer' is a seat"),
     ({"events": [{"kong": "concealed_kong", "win": {}}]}, "one of the keys"),
     ({"events": [{"kong": "chow", "seat": 1}]}, "unknown meld kind 'chow'"),
+    ({"events": [{"kong": ["kong"], "seat": 1}]}, "unknown meld kind ['kong']"),
+    ({"events": [], "context": {"seat": 1}}, "the events say seat"),
+    ({"events": [win(1, PING_HU, 0, out=[2])]}, "'out' is not given in a round"),
     ({"events": [{"kong": "kong", "seat": 1}]}, "say who discarded it with 'from'"),
     ({"events": [{"kong": "concealed_kong", "seat": 1, "tiles": "5556m"}]}, "is not a concealed_kong"),
     ({"events": [{"kong": "concealed_kong", "seat": "1"}]}, "a seat is a number"),
@@ -289,7 +295,7 @@ def test_random_rounds_balance_and_agree_with_the_compiled_checker(sichuan):
 
 
 def test_worked_rounds_of_every_spec_balance():
-    for name in ("sichuan", "shenyang", "competition"):
+    for name in bundled_specs():
         spec = load_spec(name)
         settler = RoundSettler(spec, checker_for(spec))
         for example in spec.round_examples:
@@ -360,3 +366,19 @@ def test_a_worked_round_names_its_shared_context(write_spec):
         load_spec(str(write_spec("round:\n    one winner per discard\nround \"r\":\n    with sead 1\n")))
     d = info.value.diagnostics[0]
     assert "does not read 'sead'" in d.message and (d.span.line, d.span.column) == (11, 10)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 5) | st.sampled_from(
+    ["kong", "win", "draw", "seat", "5555m", "concealed_kong", "kong_discard", "123m456m789m11p23p", "4p", "1"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
+        ["events", "dealer", "kong", "win", "draw", "seat", "from", "hand", "melds", "discarder", "declare",
+         "penalty", "tiles", "0", "1", "carried", "context", "options", "self_drawn"]), inner, max_size=5),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(record=JSON | st.fixed_dictionaries({"events": st.lists(JSON, max_size=4)}))
+def test_any_json_gets_an_answer_never_a_crash(sichuan, record):
+    result = sichuan.settle(record)
+    assert isinstance(result, dict) and isinstance(result["ok"], bool)
+    assert result["ok"] or result["error"]
