@@ -117,8 +117,9 @@ def _check(args) -> int:
         errors = [d for d in diagnostics if d.severity == "error" or args.werror]
         failed |= bool(errors)
         if spec is not None and not errors:
+            rounds = f", {len(spec.round_examples)} worked rounds" if spec.round_examples else ""
             print(f"{spec.path}: ok: {spec.name}, {len(spec.patterns) + len(spec.loser_patterns)} fans, "
-                  f"{len(spec.examples)} examples")
+                  f"{len(spec.examples)} examples{rounds}")
     return 1 if failed else 0
 
 
