@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import pytest
 
-from dsl.examples import check_example
+from dsl.examples import check_example, run_examples
 from dsl.interpreter import Interpreter
 from dsl.paths import bundled_specs
 from dsl.resolve import load_spec
@@ -39,3 +40,27 @@ def test_spec_has_enough_examples(name):
     if name not in bundled_specs():
         pytest.fail(f"spec {name} is missing")
     assert len(load_spec(name).examples) >= 15
+
+
+ROUNDS = [(name, i) for name in bundled_specs() for i in range(len(load_spec(name).round_examples))]
+
+
+@pytest.mark.parametrize(("name", "index"), ROUNDS, ids=[f"{n}-round-{i}" for n, i in ROUNDS])
+def test_spec_worked_round(name, index):
+    spec = checker(name).spec
+    outcome = run_examples(replace(spec, examples=(), round_examples=(spec.round_examples[index],)),
+                           checker(name))[0]
+    assert outcome.passed, outcome.render()
+    assert sum(outcome.result["payments"]) == 0
+
+
+@pytest.mark.parametrize("name", ["sichuan", "shenyang", "wuhan"])
+def test_spec_has_enough_worked_rounds(name):
+    assert len(load_spec(name).round_examples) >= 20
+
+
+@pytest.mark.parametrize(("name", "index"), CASES, ids=[f"{n}-{i}" for n, i in CASES])
+def test_payments_balance(name, index):
+    result = checker(name).evaluate(checker(name).spec.examples[index].case_dict())
+    if result.get("winning") and "payments" in result:
+        assert sum(result["payments"]) == 0, result  # the pot (riichi sticks) is reported apart

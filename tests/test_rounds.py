@@ -300,7 +300,7 @@ def test_worked_rounds_of_every_spec_balance():
         settler = RoundSettler(spec, checker_for(spec))
         for example in spec.round_examples:
             result = settler.settle(json.loads(example.record))
-            assert result["ok"] and sum(result["payments"]) + result.get("pot", 0) == 0, example.title
+            assert result["ok"] and sum(result["payments"]) == 0, example.title
 
 
 # ---------------------------------------------------------------- interfaces
