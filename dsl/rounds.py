@@ -31,6 +31,9 @@ class RoundError(Exception):
 @dataclass
 class Kong:
     seat: int
+    kind: str
+    tiles: tuple[int, ...] | None  # as the record gives them, sorted (None: not given)
+    text: str  # the record's tiles, as written ("" when not given)
     payments: tuple[int, ...]  # what the kong's declaration made each seat pay (-) or receive (+)
     passed_on: bool = False  # 杠上炮 handed its income to a winner: it is no longer the player's to refund
 
@@ -194,8 +197,9 @@ class RoundSettler:
         kinds = {k.name for k in self.spec.meld_kinds}
         if not isinstance(kind, str) or kind not in kinds:
             raise RoundError(f"unknown meld kind {kind!r}; {self.spec.name} has: {', '.join(sorted(kinds))}")
+        tiles = None
         if "tiles" in event:
-            read_meld(self.spec, f"{kind} {event['tiles']}", hand_tilesets(self.spec, play.context))
+            tiles = read_meld(self.spec, f"{kind} {event['tiles']}", hand_tilesets(self.spec, play.context)).tiles
         payments = [0] * play.players
         rule = self.rules.kong(kind)
         for payment in rule.payments if rule else ():
@@ -204,7 +208,7 @@ class RoundSettler:
                                                                  play.options))
                 payments[payer] -= amount
                 payments[seat] += amount
-        play.kongs.append(Kong(seat, tuple(payments)))
+        play.kongs.append(Kong(seat, kind, tiles, str(event.get("tiles", "")), tuple(payments)))
         return {"seat": seat, "kind": kind, "payments": payments}
 
     def _kong_payers(self, play: Play, payer: str, seat: int, source: object) -> list[int]:
@@ -233,6 +237,7 @@ class RoundSettler:
         result = self.checker.evaluate(case)
         if not result["ok"]:
             raise RoundError(result["error"])
+        self._kongs_shown(play, case)
         if not result["winning"]:
             raise RoundError(f"seat {seat} does not win: {result['reason']}")
         if "payments" not in result:
@@ -284,6 +289,8 @@ class RoundSettler:
                              + ") to its final hand: {\"2\": {\"hand\": ..., \"melds\": [...]}}")
         finals = {int(seat): self._final_case(play, int(seat), hand) for seat, hand in hands.items()}
         self._check_copies(finals)
+        for case in finals.values():
+            self._kongs_shown(play, case)
         players = [self._player(play, seat, finals.get(seat)) for seat in range(play.players)]
         checks = [{"name": check.name, "payments": self._check(play, check, players)} for check in self.rules.checks]
         play.ended_by = index
@@ -300,6 +307,19 @@ class RoundSettler:
         except HandError as exc:
             raise RoundError(f"seat {seat}'s final hand: {exc}") from None
         return case
+
+    def _kongs_shown(self, play: Play, case: dict) -> None:
+        """Every kong a player made in the hand is among the melds a case shows for that player."""
+        hand = read_case(self.spec, case)
+        shown = {hand.seat: hand.melds} | dict(hand.other_melds)
+        for seat, melds in shown.items():
+            left = [(m.kind.name, m.tiles) for m in melds]
+            for kong in (k for k in play.kongs if k.seat == seat):
+                found = next((m for m in left if m[0] == kong.kind and kong.tiles in (None, m[1])), None)
+                if found is None:
+                    raise RoundError(f"seat {seat} made a {kong.kind} {kong.text}".rstrip() + " in this hand, "
+                                     "but its melds here do not show it")
+                left.remove(found)
 
     def _check_copies(self, finals: dict[int, dict]) -> None:
         """The final hands are on the table together: no tile more often than the set has it."""

@@ -138,6 +138,8 @@ def test_winners_are_not_listed_at_the_draw(sichuan):
     ({"events": [{"kong": ["kong"], "seat": 1}]}, "unknown meld kind ['kong']"),
     ({"events": [], "context": {"seat": 1}}, "the events say seat"),
     ({"events": [win(1, PING_HU, 0, out=[2])]}, "'out' is not given in a round"),
+    ({"events": [{"kong": "concealed_kong", "seat": 1, "tiles": "7777m"}, win(1, PING_HU)]},
+     "seat 1 made a concealed_kong 7777m in this hand, but its melds here do not show it"),
     ({"events": [{"kong": "kong", "seat": 1}]}, "say who discarded it with 'from'"),
     ({"events": [{"kong": "concealed_kong", "seat": 1, "tiles": "5556m"}]}, "is not a concealed_kong"),
     ({"events": [{"kong": "concealed_kong", "seat": "1"}]}, "a seat is a number"),
@@ -255,10 +257,17 @@ def test_a_child_round_block_replaces_rules_one_by_one(write_spec):
 # ---------------------------------------------------------------- every path agrees and balances
 
 
+KONG_TILES = ("7777m", "8888m", "9999m")
+# What the player who made k kongs holds besides them: ready on 1p / 4p, 平胡 → 1.
+KONGER_HANDS = ("123m456m11p23p", "123m11p23p", "11p23p")
+
+
 def random_round(rng: random.Random) -> dict:
-    """A plausible Sichuan hand of play: kongs, wins from a few worked hands, maybe a draw."""
+    """A plausible Sichuan hand of play: one player's kongs (shown in its melds when it wins), wins from
+    a few worked hands, maybe a draw once that player has won."""
     events: list[dict] = []
     out: list[int] = []
+    konger, kongs = rng.randrange(4), []
     for _ in range(rng.randint(1, 6)):
         still = [s for s in range(4) if s not in out]
         if len(out) >= 3 or len(still) < 2:
@@ -266,16 +275,20 @@ def random_round(rng: random.Random) -> dict:
         seat = rng.choice(still)
         others = [s for s in still if s != seat]
         roll = rng.random()
-        if roll < 0.4:
+        if roll < 0.4 and seat == konger and len(kongs) < len(KONG_TILES):
             kind = rng.choice(["kong", "added_kong", "concealed_kong"])
-            events.append({"kong": kind, "seat": seat} | ({"from": rng.choice(others)} if kind == "kong" else {}))
-        else:
+            kongs.append(f"{kind} {KONG_TILES[len(kongs)]}")
+            events.append({"kong": kind, "seat": seat, "tiles": KONG_TILES[len(kongs) - 1]}
+                          | ({"from": rng.choice(others)} if kind == "kong" else {}))
+        elif roll >= 0.4:
             hand = rng.choice([PING_HU, DUI_DUI, QING])
+            if seat == konger and kongs:
+                hand = {"hand": KONGER_HANDS[len(kongs) - 1], "melds": list(kongs), "win": "4p"}
             flag = bool(events) and "kong" in events[-1] and events[-1]["seat"] in others
             discarder = events[-1]["seat"] if flag else (None if roll < 0.6 else rng.choice(others))
             events.append(win(seat, hand, discarder, **({"kong_discard": True} if flag else {})))
             out.append(seat)
-    if len(out) < 3 and rng.random() < 0.7:
+    if len(out) < 3 and (konger in out or not kongs) and rng.random() < 0.7:
         still = [s for s in range(4) if s not in out]
         events.append({"draw": {str(s): hand for s, hand in zip(still, rng.sample(DRAW_POOL, len(still)),
                                                                    strict=True)}})
