@@ -18,7 +18,7 @@ from .interpreter import Interpreter
 from .paths import GENERATED_DIR
 from .resolve import check, load_spec
 from .rounds import RoundSettler
-from .source import SpecError
+from .source import SpecError, display_width
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -96,10 +96,12 @@ def _parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser(
         "settle", help="settle whole hands of play: kongs, several winners, draw-end checks",
-        description="Settle round records (one hand of play each, as JSON: see specs/README.md): --jsonl reads "
-                    "one round per line on stdin and writes one result per line; --json settles one round. A "
-                    "result gives the payments of each event and the total.")
+        description="Settle round records (one hand of play each, as JSON: see specs/README.md): a FILE holding "
+                    "one round is shown event by event; --jsonl reads one round per line on stdin and writes one "
+                    "result per line; --json settles one round given on the command line. A result gives the "
+                    "payments of each event and the total.")
     p.add_argument("spec", metavar="SPEC")
+    p.add_argument("file", nargs="?", metavar="FILE", help="a round record (JSON) to show event by event")
     p.add_argument("--jsonl", action="store_true", help="read one JSON round per line on stdin")
     p.add_argument("--json", metavar="ROUND", help="settle one round given as JSON")
     p.set_defaults(run=_settle)
@@ -223,12 +225,57 @@ def _settle(args) -> int:
             if line.strip():
                 print(json.dumps(_json_line(line, settler.settle), ensure_ascii=False), flush=True)
         return 0
+    if args.file is not None:
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except OSError as exc:
+            print(f"mjdsl settle: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+            return 2
+        result = _json_line(text, settler.settle)
+        print(describe_round(result))
+        return 0 if result["ok"] else 1
     if args.json is None:
-        print("mjdsl settle: give --json ROUND or --jsonl", file=sys.stderr)
+        print("mjdsl settle: give a FILE, --json ROUND or --jsonl", file=sys.stderr)
         return 2
     result = _json_line(args.json, settler.settle)
     print(json.dumps(result, ensure_ascii=False))
     return 0 if result["ok"] else 1
+
+
+def describe_round(result: dict) -> str:
+    """A settled round as a person reads it: one line per event, then the total."""
+    if not result["ok"]:
+        return f"error: {result['error']}"
+    lines = [_padded("") + "".join(f"{f'seat {s}':>8}" for s in range(len(result["payments"])))]
+    for number, event in enumerate(result["events"], 1):
+        lines.append(_padded(f"{number:>2}. {_event_text(event)}") + _seats(event["payments"]))
+        lines += [_padded(f"      {c['name']}") + _seats(c["payments"]) for c in event.get("checks", ())]
+    lines.append(_padded("    total") + _seats(result["payments"]))
+    if result.get("next_hand"):
+        lines.append("next hand: " + ", ".join(result["next_hand"]))
+    return "\n".join(lines)
+
+
+def _event_text(event: dict) -> str:
+    kind = event["event"]
+    if kind == "win":
+        fans = ", ".join(f"{f['name']} {f['value']}" + (f" ×{f['count']}" if f["count"] > 1 else "")
+                         for f in event["fans"])
+        passed = f", +{event['transfer']} kong income" if "transfer" in event else ""
+        return f"seat {event['seat']} wins: {fans} (total {event['total']}){passed}"
+    if kind == "kong":
+        return f"seat {event['seat']} {event['kind']}"
+    if kind == "draw":
+        return "exhaustive draw"
+    return f"{event['name']}" + (f" by seat {event['seat']}" if "seat" in event else "")
+
+
+def _padded(text: str, width: int = 64) -> str:
+    return text + " " * max(width - display_width(text), 1)
+
+
+def _seats(payments: list) -> str:
+    return "".join(f"{p:>+8}" if p else f"{0:>8}" for p in payments)
 
 
 def _case_from_flags(args) -> dict | str:

@@ -45,6 +45,12 @@ an ambiguous sentence of the rule text is read.
 # settle:
 #     self_drawn: each loser pays total
 #     discard: discarder pays total
+#
+# Change what happens over a whole hand of play (kong payments, draw-end checks, penalties): a `round:`
+# block changes the parent's round rules one by one.
+# round:
+#     kong kong: discarder pays 2
+#     penalty 诈和 "False win": pays 10 to each other
 
 # ---------------------------------------------------------------- examples
 # Worked hands, run by `mjdsl test` and printed in the rule book. These start as {parent}'s; rewrite

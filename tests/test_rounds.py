@@ -395,3 +395,16 @@ def test_any_json_gets_an_answer_never_a_crash(sichuan, record):
     result = sichuan.settle(record)
     assert isinstance(result, dict) and isinstance(result["ok"], bool)
     assert result["ok"] or result["error"]
+
+
+def test_settle_command_shows_a_round_file(capsys, tmp_path):
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps({"events": [{"kong": "concealed_kong", "seat": 2, "tiles": "5555s"},
+                                           win(3, PING_HU, 2, kong_discard=True)]}), encoding="utf-8")
+    assert main(["settle", "sichuan", str(path)]) == 0
+    header, kong, won, total = capsys.readouterr().out.splitlines()
+    assert header.split() == ["seat", "0", "seat", "1", "seat", "2", "seat", "3"]
+    assert kong.split()[-4:] == ["-2", "-2", "+6", "-2"] and "concealed_kong" in kong
+    assert "平胡 1, 杠上炮 1 (total 2), +6 kong income" in won and won.split()[-4:] == ["0", "0", "-8", "+8"]
+    assert total.split() == ["total", "-2", "-2", "-2", "+6"]
+    assert main(["settle", "sichuan", str(tmp_path / "missing.json")]) == 2
