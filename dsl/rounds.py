@@ -148,11 +148,19 @@ class RoundSettler:
         dealer = record.get("dealer", 0)
         if not _is_seat(dealer, self.spec.players):
             raise RoundError(f"'dealer' is a seat from 0 to {self.spec.players - 1}, not {dealer!r}")
+        play = Play(self.spec.players, dealer, self._options(record), self._context(record))
+        play.flags.update(self._carried(record))
+        return play
+
+    def _options(self, record: Mapping) -> dict[str, object]:
         options = record.get("options", {})
         try:
             read_options(self.spec, options)
         except HandError as exc:
             raise RoundError(str(exc)) from None
+        return dict(options)
+
+    def _context(self, record: Mapping) -> dict[str, object]:
         context = record.get("context", {})
         if not isinstance(context, Mapping) or any(key in PER_CASE for key in context):
             raise RoundError("'context' is an object of context keys every case of the hand shares, e.g. "
@@ -161,13 +169,14 @@ class RoundSettler:
             read_context(self.spec, context)
         except HandError as exc:
             raise RoundError(f"'context': {exc}") from None
-        play = Play(self.spec.players, dealer, dict(options), dict(context))
+        return dict(context)
+
+    def _carried(self, record: Mapping) -> list[str]:
         flags = [k.name for k in self.spec.context if k.kind == "flag"]
         carried = record.get("carried", [])
         if not isinstance(carried, list) or any(f not in flags for f in carried):
             raise RoundError(f"'carried' lists flags the spec reads ({', '.join(flags)}), not {carried!r}")
-        play.flags.update(carried)
-        return play
+        return carried
 
     def _event(self, play: Play, index: int, event: object) -> dict:
         where = f"event {index + 1}"
@@ -183,9 +192,7 @@ class RoundSettler:
             play.open_discard = None
         try:
             entry = getattr(self, f"_{kind}")(play, event, index)
-        except HandError as exc:
-            raise RoundError(f"{where} ({kind}): {exc}") from None
-        except RoundError as exc:
+        except (HandError, RoundError) as exc:
             raise RoundError(f"{where} ({kind}): {exc}") from None
         return {"event": kind} | entry
 
