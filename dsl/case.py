@@ -38,6 +38,12 @@ class Hand:
     wild: frozenset[int] = frozenset()  # the wild tiles of this hand
 
     @property
+    def tiles(self) -> tuple[int, ...]:
+        """Every tile the player shows at the end: concealed, the winning tile and the declared melds."""
+        won = (self.win,) if self.win is not None else ()
+        return self.concealed + won + tuple(t for m in self.melds for t in m.tiles)
+
+    @property
     def self_drawn(self) -> bool:
         return bool(self.context.get("self_drawn", False))
 
@@ -227,6 +233,14 @@ def read_options(spec: ir.Spec, given: object) -> dict[str, object]:
     return options
 
 
+def check_copies(spec: ir.Spec, counts: Counter[int], lead: str = "") -> None:
+    """No tile more often than the set has it; `lead` says whose tiles they are."""
+    for index, n in sorted(counts.items()):
+        tile = spec.tiles[index]
+        if n > tile.copies:
+            raise HandError(f"{lead}{n} copies of {tile.code} ({tile.name}); the set has {tile.copies}")
+
+
 def _check_counts(spec: ir.Spec, concealed: tuple[int, ...], win: int | None, melds: tuple[Meld, ...],
                   others: Mapping[int, tuple[Meld, ...]]) -> None:
     counts = Counter(concealed)
@@ -234,10 +248,7 @@ def _check_counts(spec: ir.Spec, concealed: tuple[int, ...], win: int | None, me
         counts[win] += 1
     for meld in melds + tuple(m for ms in others.values() for m in ms):
         counts.update(meld.tiles)
-    for index, n in sorted(counts.items()):
-        tile = spec.tiles[index]
-        if n > tile.copies:
-            raise HandError(f"{n} copies of {tile.code} ({tile.name}); the set has {tile.copies}")
+    check_copies(spec, counts)
     sets = [m for m in melds if not m.kind.aside]  # a tile laid aside is replaced: the hand keeps its count
     expected = spec.hand_size - 1 - 3 * len(sets)
     if len(concealed) != expected:

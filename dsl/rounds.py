@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ir
-from .case import hand_tilesets, read_case, read_context, read_meld, read_options
+from .case import Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
 from .interpreter import Evaluator, _plain
 from .notation import HandError
 
@@ -50,7 +50,7 @@ class Play:
     next_hand: list[str] = field(default_factory=list)
     out: list[int] = field(default_factory=list)  # seats that have won, in order
     kongs: list[Kong] = field(default_factory=list)
-    winning_cases: dict[int, dict] = field(default_factory=dict)
+    winners: dict[int, Hand] = field(default_factory=dict)  # each winner's winning hand
     ended_by: int | None = None  # the event that ended the hand
     open_discard: int | None = None  # the discarder of the last event, a discard win: more may win on it
 
@@ -66,9 +66,13 @@ class Player:
     won: bool
     dealer: bool
     suits: int
-    ready: bool
+    waits: list[str]  # the tiles its final hand waits on
     kong_income: int
     case: dict | None  # the final hand (no winning tile), for a player still in
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.waits)
 
 
 @dataclass
@@ -244,7 +248,8 @@ class RoundSettler:
         result = self.checker.evaluate(case)
         if not result["ok"]:
             raise RoundError(result["error"])
-        self._kongs_shown(play, case)
+        hand = read_case(self.spec, case)
+        self._kongs_shown(play, hand)
         if not result["winning"]:
             raise RoundError(f"seat {seat} does not win: {result['reason']}")
         if "payments" not in result:
@@ -253,7 +258,7 @@ class RoundSettler:
         if "pot" in result:
             entry["pot"] = result["pot"]
         self._transfer(play, case, discarder, entry)
-        play.winning_cases[seat] = case
+        play.winners[seat] = hand
         if self.rules.winners_leave is not None:
             play.out.append(seat)
         if self.rules.winners_leave is None or len(play.out) >= self.rules.winners_leave:
@@ -294,30 +299,29 @@ class RoundSettler:
         if not isinstance(hands, Mapping) or sorted(str(s) for s in still_in) != sorted(hands):
             raise RoundError("'draw' maps each player still in (seats " + ", ".join(map(str, still_in))
                              + ") to its final hand: {\"2\": {\"hand\": ..., \"melds\": [...]}}")
-        finals = {int(seat): self._final_case(play, int(seat), hand) for seat, hand in hands.items()}
-        self._check_copies(finals)
-        for case in finals.values():
-            self._kongs_shown(play, case)
-        players = [self._player(play, seat, finals.get(seat)) for seat in range(play.players)]
+        finals = {int(seat): self._final_hand(play, int(seat), hand) for seat, hand in hands.items()}
+        check_copies(self.spec, Counter(t for _, hand in finals.values() for t in hand.tiles), "the final hands hold ")
+        for _, hand in finals.values():
+            self._kongs_shown(play, hand)
+        players = [self._player(play, seat, *finals.get(seat, (None, None))) for seat in range(play.players)]
         checks = [{"name": check.name, "payments": self._check(play, check, players)} for check in self.rules.checks]
         play.ended_by = index
         return {"checks": checks, "payments": [sum(c["payments"][s] for c in checks) for s in range(play.players)]}
 
-    def _final_case(self, play: Play, seat: int, hand: object) -> dict:
+    def _final_hand(self, play: Play, seat: int, hand: object) -> tuple[dict, Hand]:
+        """A player's final hand at a draw: as a case (for its waits) and as read."""
         if not isinstance(hand, Mapping) or "win" in hand:
             raise RoundError(f"seat {seat}'s final hand is {{\"hand\": ..., \"melds\": [...]}}, with no winning tile")
         case = play.context | dict(hand) | {"seat": seat, "dealer": play.dealer}
         if play.out:
             case["out"] = list(play.out)
         try:
-            read_case(self.spec, case)
+            return case, read_case(self.spec, case)
         except HandError as exc:
             raise RoundError(f"seat {seat}'s final hand: {exc}") from None
-        return case
 
-    def _kongs_shown(self, play: Play, case: dict) -> None:
+    def _kongs_shown(self, play: Play, hand: Hand) -> None:
         """Every kong a player made in the hand is among the melds a case shows for that player."""
-        hand = read_case(self.spec, case)
         shown = {hand.seat: hand.melds} | dict(hand.other_melds)
         for seat, melds in shown.items():
             left = [(m.kind.name, m.tiles) for m in melds]
@@ -328,22 +332,8 @@ class RoundSettler:
                                      "but its melds here do not show it")
                 left.remove(found)
 
-    def _check_copies(self, finals: dict[int, dict]) -> None:
-        """The final hands are on the table together: no tile more often than the set has it."""
-        seen: Counter[int] = Counter()
-        for case in finals.values():
-            hand = read_case(self.spec, case)
-            seen.update(hand.concealed)
-            seen.update(t for m in hand.melds for t in m.tiles)
-        for index, n in sorted(seen.items()):
-            tile = self.spec.tiles[index]
-            if n > tile.copies:
-                raise RoundError(f"the final hands hold {n} copies of {tile.code} ({tile.name}); the set has "
-                                 f"{tile.copies}")
-
     def _check(self, play: Play, check: ir.DrawCheck, players: list[Player]) -> list:
         payments: list = [0] * play.players
-        env = PlayerEnv(None, self.bindings, play.options)
         for payer in players:
             if payer.won or not self._holds(check.payer, PlayerEnv(payer, self.bindings, play.options)):
                 continue
@@ -355,7 +345,7 @@ class RoundSettler:
                 if receiver is payer or not self._holds(check.receiver, PlayerEnv(receiver, self.bindings,
                                                                                   play.options)):
                     continue
-                amount = self._amount(check.amount, PlayerEnv(None, env.bindings, env.options, payer, receiver))
+                amount = self._amount(check.amount, PlayerEnv(None, self.bindings, play.options, payer, receiver))
                 payments[payer.seat] -= amount
                 payments[receiver.seat] += amount
         return [_plain(p) for p in payments]
@@ -397,13 +387,12 @@ class RoundSettler:
             raise RoundError(f"seat {seat} has already won and left the hand")
         return seat  # type: ignore[return-value]
 
-    def _player(self, play: Play, seat: int, final: dict | None = None) -> Player:
-        won = seat in play.winning_cases
-        shown = play.winning_cases.get(seat) or final
+    def _player(self, play: Play, seat: int, final: dict | None = None, hand: Hand | None = None) -> Player:
+        shown = play.winners.get(seat) or hand
         return Player(
-            seat=seat, won=won, dealer=seat == play.dealer,
+            seat=seat, won=seat in play.winners, dealer=seat == play.dealer,
             suits=_suits(self.spec, shown) if shown else 0,
-            ready=bool(final) and bool(self.checker.waits(final)),
+            waits=self.checker.waits(final) if final else [],
             kong_income=sum(k.payments[seat] for k in self._income(play, seat)),
             case=final)
 
@@ -417,7 +406,7 @@ class RoundSettler:
         if receiver.case is None:
             return 0
         best = 0
-        for tile in self.checker.waits(receiver.case):
+        for tile in receiver.waits:
             result = self.checker.evaluate(receiver.case | {"win": tile, "discarder": payer.seat})
             if result["ok"] and result["winning"]:
                 best = max(best, -result["payments"][payer.seat])
@@ -434,9 +423,5 @@ def _is_seat(value: object, players: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
 
 
-def _suits(spec: ir.Spec, case: Mapping) -> int:
-    hand = read_case(spec, case)
-    tiles = list(hand.concealed) + [t for m in hand.melds for t in m.tiles]
-    if hand.win is not None:
-        tiles.append(hand.win)
-    return len({spec.tiles[t].suit for t in tiles if spec.tiles[t].numbered})
+def _suits(spec: ir.Spec, hand: Hand) -> int:
+    return len({spec.tiles[t].suit for t in hand.tiles if spec.tiles[t].numbered})
