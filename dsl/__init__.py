@@ -8,22 +8,34 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
-
-from .interpreter import Interpreter
-from .resolve import check, load_spec
-from .source import SpecError
 
 if TYPE_CHECKING:
     from .checkers import Checker
+    from .interpreter import Interpreter
+    from .resolve import check, load_spec
     from .rounds import RoundSettler
+    from .source import SpecError
+
+# Imported on first use, so that a compiled checker (dsl.generated.<variant>) imports none of the compiler.
+_LAZY = {"Interpreter": ".interpreter", "check": ".resolve", "load_spec": ".resolve", "SpecError": ".source"}
 
 __version__ = "0.1.0"
 __all__ = ["Interpreter", "SpecError", "check", "load", "load_spec", "settler"]
 
 
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'dsl' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
 def settler(name_or_path: str) -> RoundSettler:
     """Settles round records (whole hands of play) of a spec with its checker: `settler("sichuan").settle(record)`."""
+    from .resolve import load_spec
     from .rounds import RoundSettler
 
     return RoundSettler(load_spec(name_or_path), load(name_or_path))
@@ -34,5 +46,6 @@ def load(name_or_path: str) -> Checker:
     or compiled on first use into the cache for any other spec file), or the interpreter, with a warning
     saying why, when there is none. Both answer evaluate, evaluate_many, is_winning and waits alike."""
     from .checkers import checker_for  # imports the code generator: only when a checker is wanted
+    from .resolve import load_spec
 
     return checker_for(load_spec(name_or_path))

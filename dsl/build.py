@@ -9,6 +9,8 @@ from .extensions import compile_modules
 from .paths import GENERATED_DIR, bundled_specs
 from .resolve import load_spec
 
+RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
+
 
 def generated_files(specs: list[ir.Spec]) -> dict[Path, str]:
     """Path -> exact content of every file the compiler generates for these specs."""
@@ -32,10 +34,15 @@ def write_files(files: dict[Path, str]) -> list[Path]:
     return changed
 
 
-def compile_checkers(specs: list[ir.Spec]) -> None:
-    """Compile the generated checkers of these specs in place, as dsl.generated.<variant> (what pip does)."""
-    modules = {codegen.module_name(s): GENERATED_DIR / f"{codegen.module_name(s)}.pyx" for s in specs}
-    compile_modules(modules, GENERATED_DIR, GENERATED_DIR.parent / "build" / "checkers", package="dsl.generated")
+def compile_checkers(specs: list[ir.Spec], progress: bool = True) -> None:
+    """Compile the shared runtime and the generated checkers of these specs in place, as dsl.runtime.core and
+    dsl.generated.<variant> (what pip does); what is up to date is not rebuilt."""
+    root = GENERATED_DIR.parent
+    modules = {f"dsl.generated.{codegen.module_name(s)}": GENERATED_DIR / f"{codegen.module_name(s)}.pyx"
+               for s in specs}
+    modules["dsl.runtime.core"] = RUNTIME_DIR / "core.pyx"
+    compile_modules(modules, root, root / "build" / "checkers", progress=progress,
+                    packages={"dsl.generated": GENERATED_DIR, "dsl.runtime": RUNTIME_DIR})
 
 
 def load_all(names: list[str] | None = None) -> list[ir.Spec]:

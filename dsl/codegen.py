@@ -41,9 +41,9 @@ ELEMENT_OF_SOURCE = {"tiles": "tile", "held_tiles": "tile", "kinds": "kind", "lo
                      "loser_melds": "group", **{s: "group" for s in GROUP_FILTERS}}
 ELEMENT_VARIABLE = {"tile": "t", "kind": "t", "group": "g", "loser": "l", "combo": "combo"}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
-# Products, quotients and powers go through helpers that send the case to the reference
+# Sums, differences, products, quotients and powers go through helpers that send the case to the reference
 # interpreter when the exact result is not a 64-bit integer (a fraction, an overflow, x / 0).
-CHECKED_ARITHMETIC = {"*": "times", "/": "divide", "^": "power"}
+CHECKED_ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divide", "^": "power"}
 # The IR fields this back end reads; a field added to the IR later stops generation while it is set.
 KNOWN_FIELDS = {
     ir.Spec: {"name", "title", "english", "parent", "doc", "path", "source_hash", "players", "hand_size", "tiles",
@@ -59,6 +59,11 @@ KNOWN_FIELDS = {
     ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered"},
     ir.Suit: {"code", "name", "english", "numbered", "flowers", "tiles", "span"},
 }
+# The sizes the shared runtime (dsl/runtime/core.pxd) holds; a spec beyond them is left to the interpreter.
+RUNTIME_LIMITS = {"tiles": 64, "players": 4, "hand_size": 17, "melds": 144, "meld_tiles": 8, "fans": 192,
+                  "context": 32, "options": 32, "indicator_keys": 4, "hand_sets": 8, "set_terms": 4, "scores": 16,
+                  "meld_kinds": 32, "shapes": 6}
+LIMIT = 2 ** 53  # dsl.runtime.core LIMIT: numbers beyond it are answered by the interpreter
 KEY_KINDS = {"flag": "KEY_FLAG", "count": "KEY_COUNT", "seat": "KEY_SEAT", "wind": "KEY_WIND", "tiles": "KEY_TILES",
              "melds_by_seat": "KEY_OTHER_MELDS", "seats": "KEY_SEATS"}
 
@@ -102,7 +107,9 @@ def _environment() -> jinja2.Environment:
     env.globals.update(zip=zip, ir=ir)
     env.filters.update(comment=_comment, pystr=repr, pytuple=_pytuple, c_array=_c_array, hexmask=_hexmask,
                        hexmask_of=lambda tiles: _hexmask(_mask(tiles)), tile_code=lambda t, spec: spec.tiles[t].code,
-                       fan_name=lambda index, model: model.fans[index].name, index_of=lambda items, x: items.index(x),
+                       fan_name=lambda index, model: model.fans[index].name,
+                       fan_constant=lambda index, model: model.fans[index].constant,
+                       index_or_none=lambda items, x: items.index(x) if x in items else -1,
                        wrap=_wrap,
                        option_kind=lambda kind: f"OPTION_{ {'bool': 'BOOL', 'int': 'INT', 'str': 'TEXT'}[kind]}")
     return env
@@ -185,6 +192,11 @@ class Fan:
     value: str | None  # C expression of a computed value
     late: bool  # reads counted_fans: scored after the other fans' exclusions
     combined: str | None  # counted with the other combination fans of this source (套算一次)
+
+    @property
+    def constant(self) -> str:
+        """The fan's name in C, as rules that read it write it: FAN_05_SEVEN_PAIRS."""
+        return self.function.upper()
 
 
 @dataclass
@@ -333,13 +345,14 @@ class Model:
         if len(spec.tiles) > 64:
             raise CodegenError(f"{spec.path}: {len(spec.tiles)} kinds of tile; the compiled checker keeps tile sets "
                                "as 64-bit masks")
+        self._check_sizes()
         texts = [*SHAPE_NAMES, *WAIT_NAMES, *(s.code for s in spec.suits), "",
                  *(o.default for o in spec.options if isinstance(o.default, str))]
         for value in texts:
             if value not in (v for _, v in self.texts):
                 self.texts.append(("T_NONE" if value == "" else _c_name("T", len(self.texts), value), value))
         own = tuple(k.name for k in spec.meld_kinds if k.shape in ("fixed", "one_of"))
-        for name in BUILTIN_GROUP_KINDS + (("wild",) if self.extended else ()) + own:
+        for name in BUILTIN_GROUP_KINDS + ("wild",) + own:
             if name not in (v for _, v in self.group_kinds):
                 c_name = name.upper() if name in BUILTIN_GROUP_KINDS + ("wild",) else f"KIND_{len(self.group_kinds)}"
                 self.group_kinds.append((c_name, name))
@@ -379,6 +392,42 @@ class Model:
         winds = [t.index for t in spec.tiles if not t.numbered]
         self.wind_tiles = [winds[i] if i < len(winds) else -1 for i in range(len(WINDS))]
         self.knitted = self._knitted_straights()
+
+    def _check_sizes(self) -> None:
+        """The spec fits the sizes of the shared runtime."""
+        spec = self.spec
+        sizes = {"players": spec.players, "hand_size": spec.hand_size, "melds": self.max_melds(),
+                 "meld_tiles": self.max_meld_tiles_of_spec(), "fans": len(spec.patterns) + len(spec.loser_patterns),
+                 "context": len(spec.context), "options": len(spec.options),
+                 "indicator_keys": len(self.indicator_keys()), "hand_sets": len(spec.per_hand_tilesets()),
+                 "set_terms": max([len(ts.indicated) for ts in spec.per_hand_tilesets()] or [0]),
+                 "scores": len(spec.score), "meld_kinds": len(spec.meld_kinds), "shapes": len(spec.shapes)}
+        for name, size in sizes.items():
+            if size > RUNTIME_LIMITS[name]:
+                raise CodegenError(f"{spec.path}: {size} {name.replace('_', ' ')}; the compiled checker holds at "
+                                   f"most {RUNTIME_LIMITS[name]}")
+
+    def max_meld_tiles_of_spec(self) -> int:
+        return max([4] + [len(k.tiles) for k in self.spec.meld_kinds if k.shape == "fixed"])
+
+    @property
+    def max_set_terms(self) -> int:
+        return RUNTIME_LIMITS["set_terms"]
+
+    def context_slot(self, name: str) -> int:
+        return next((k.slot for k in self.context if k.name == name), -1)
+
+    def no_seat_slots(self) -> list[int]:
+        """Per context slot: 1 for a seat key that is -1 when absent (not seat, dealer nor discarder)."""
+        return [int(k.kind == "KEY_SEAT" and k.name not in ("seat", "dealer", "discarder")) for k in self.context]
+
+    def minimum_amount(self) -> int:
+        return self.spec.minimum if isinstance(self.spec.minimum, int) else 0
+
+    def minimum_option(self) -> int:
+        """The option slot that holds the minimum, -1 when it is a number."""
+        minimum = self.spec.minimum
+        return next(o.slot for o in self.options if o.name == minimum) if isinstance(minimum, str) else -1
 
     def _knitted_straights(self) -> list[list[int]]:
         """The knitted sequences of dsl.decompose, checked to exist in this spec's tiles."""
@@ -763,6 +812,8 @@ class Emitter:
         if isinstance(e.value, bool):
             return Code("True" if e.value else "False", "bool")
         if isinstance(e.value, int):
+            if abs(e.value) > LIMIT:  # beyond what the compiled arithmetic holds: the interpreter answers
+                return Code("too_large(c)", "num")
             return Code(str(e.value), "num")
         return Code(self.m.text(e.value), "text")
 
@@ -812,7 +863,7 @@ class Emitter:
             if where.loser is None:
                 raise CodegenError(f"{e.span}: the loser fan {e.name!r} is read where no loser is known")
             return Code(f"{self.m.fan_functions[e.name]}(c, {where.loser})", "num")
-        return Code(f"c.n[{self.m.fan_index[e.name]}]", "num")
+        return Code(f"c.n[{self.m.fan_functions[e.name].upper()}]", "num")  # Fan.constant
 
     def _item(self, e: ir.Item, where: Where) -> Code:
         var = where.var
@@ -840,7 +891,8 @@ class Emitter:
             codes = {name: Code(f"c.losers[{var}].{name}", "num" if name == "seat" else "bool")
                      for name in ("dealer", "discarder", "opened", "seat")}
         elif e.element == "combo":
-            codes = {"step": Code("combo_step(combo, k)", "num"), "numbered": Code("combo_numbered(combo, k)", "bool")}
+            codes = {"step": Code("combo_step(c, combo, k)", "num"),
+                     "numbered": Code("combo_numbered(c, combo, k)", "bool")}
         else:
             codes = {}
         if e.name not in codes:
@@ -867,9 +919,9 @@ class Emitter:
     def _tile_attr(self, e: ir.TileAttr, where: Where) -> Code:
         tile = self.expr(e.tile, where).text
         if e.name == "suit":
-            return Code(f"suit_of({tile})", "text")
+            return Code(f"suit_of(c, {tile})", "text")
         if e.name == "rank":
-            return Code(f"rank_of({tile})", "num")
+            return Code(f"rank_of(c, {tile})", "num")
         raise CodegenError(f"{e.span}: the compiled checker does not know the tile attribute {e.name!r}")
 
     def _in_tile_set(self, e: ir.InTileSet, where: Where) -> Code:
@@ -901,10 +953,10 @@ class Emitter:
                                       where.loser is not None, short), where)
 
     def _next_tile(self, e: ir.NextTile, where: Where) -> Code:
-        return Code(f"next_tile({self.expr(e.tile, where).text})", "tile")
+        return Code(f"next_tile(c, {self.expr(e.tile, where).text})", "tile")
 
     def _previous_tile(self, e: ir.PreviousTile, where: Where) -> Code:
-        return Code(f"previous_tile({self.expr(e.tile, where).text})", "tile")
+        return Code(f"previous_tile(c, {self.expr(e.tile, where).text})", "tile")
 
     def _indicated(self, e: ir.Indicated, where: Where) -> Code:
         slots = self.m.indicator_keys()
@@ -935,7 +987,7 @@ class Emitter:
     def _combo_same(self, e: ir.ComboSame, where: Where) -> Code:
         if e.attr not in ("suit", "rank", "tile"):
             raise CodegenError(f"{e.span}: the compiled checker cannot compare the {e.attr!r} of sets")
-        return Code(f"combo_{'distinct' if e.distinct else 'same'}(combo, k, ATTR_{e.attr.upper()})", "bool")
+        return Code(f"combo_{'distinct' if e.distinct else 'same'}(c, combo, k, ATTR_{e.attr.upper()})", "bool")
 
     def _helper(self, helper: Aggregate, where: Where) -> Code:
         """Call a helper function, sharing one with an identical body."""
@@ -962,9 +1014,6 @@ class Emitter:
         left, right = self.expr(e.left, where).text, self.expr(e.right, where).text
         if e.op in COMPARISONS:
             return Code(f"({left} {e.op} {right})", "bool")
-        if e.op in ("+", "-"):  # `a + b - c` needs no parentheses on its left
-            chained = isinstance(e.left, ir.Binary) and e.left.op in ("+", "-")
-            return Code(f"({left[1:-1] if chained else left} {e.op} {right})", "num")
         if e.op in CHECKED_ARITHMETIC:
             return Code(f"{CHECKED_ARITHMETIC[e.op]}(c, {left}, {right})", "num")
         raise CodegenError(f"{e.span}: the compiled checker does not support the operator {e.op!r}")
@@ -1040,7 +1089,7 @@ def _may_fail(spec: ir.Spec, expr: ir.Expr) -> bool:
     """Evaluating the expression may hand the case to the reference interpreter (see CHECKED_ARITHMETIC), or
     compute `waits`; then all(...) and any(...) look at every element, as Evaluator._aggregate does."""
     for node in ir.walk(expr):
-        if isinstance(node, ir.Binary) and node.op in CHECKED_ARITHMETIC:
+        if isinstance(node, ir.Binary) and node.op in ("*", "/", "^"):  # a sum beyond LIMIT is no error
             return True
         if isinstance(node, ir.TileOf) and node.name != "win":
             return True

@@ -1,20 +1,29 @@
-"""Compile generated checker modules (.pyx) into extension modules: Cython, then the C compiler."""
+"""Compile generated checker modules (.pyx) into extension modules: Cython, then the C compiler.
+
+Every checker cimports the shared runtime dsl.runtime.core (dsl/runtime/core.pxd); it is compiled once
+with the bundled checkers, and found by later builds next to the installed package.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
+import time
 from pathlib import Path
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the directory holding dsl/: cimport dsl.runtime.core
+RUNTIME_PXD = PACKAGE_ROOT / "dsl" / "runtime" / "core.pxd"
 
 
 class BuildError(Exception):
     """Cython or the C compiler failed, or is missing."""
 
 
-def compile_modules(modules: dict[str, Path], out_dir: Path, temp_dir: Path, package: str | None = None) -> None:
-    """Build each `name -> .pyx` into out_dir, as `package.name` when a package is given.
-
-    Files that are up to date are not rebuilt (Cython and setuptools compare timestamps).
-    """
+def compile_modules(modules: dict[str, Path], out_dir: Path, temp_dir: Path,
+                    packages: dict[str, Path] | None = None, progress: bool = False) -> None:
+    """Build each `module name -> .pyx` into out_dir, or with `packages` (package -> its directory) in place
+    in those directories, as `pip install -e` does. Files that are up to date are not rebuilt (Cython and
+    setuptools compare timestamps); with progress, each step is reported on stderr."""
     if not modules:
         return
     try:
@@ -22,20 +31,30 @@ def compile_modules(modules: dict[str, Path], out_dir: Path, temp_dir: Path, pac
         from setuptools import Distribution, Extension
     except ImportError as exc:  # pragma: no cover - both are dependencies of mjdsl
         raise BuildError(f"cannot compile checkers: {exc}") from exc
-    prefix = f"{package}." if package else ""
-    extensions = [Extension(prefix + name, [str(pyx)]) for name, pyx in sorted(modules.items())]
+    extensions = [Extension(name, [str(pyx)], depends=[str(RUNTIME_PXD)])
+                  for name, pyx in sorted(modules.items())]
+    started = time.perf_counter()
     try:
-        compiled = cythonize(extensions, language_level=3, quiet=True, nthreads=_jobs(len(extensions)))
+        compiled = cythonize(extensions, language_level=3, quiet=not progress, nthreads=_jobs(len(extensions)),
+                             include_path=[str(PACKAGE_ROOT)])
+        if progress:
+            _report(f"C compiler on {len(compiled)} module(s), {_jobs(len(compiled))} at a time", started)
         dist = Distribution({"name": "mjdsl-checkers", "ext_modules": compiled,
-                             "package_dir": {package: str(out_dir)} if package else {}})
+                             "package_dir": {name: str(path) for name, path in (packages or {}).items()}})
         build = dist.get_command_obj("build_ext")
-        build.inplace = bool(package)  # into the package's directory, as `pip install -e` does
-        build.build_lib = str(temp_dir / "lib" if package else out_dir)
+        build.inplace = bool(packages)
+        build.build_lib = str(temp_dir / "lib" if packages else out_dir)
         build.build_temp = str(temp_dir)
         build.parallel = _jobs(len(extensions))
         dist.run_command("build_ext")
     except (Exception, SystemExit) as exc:  # setuptools reports compiler failures as SystemExit
         raise BuildError(f"compiling {', '.join(sorted(modules))} failed: {exc}") from exc
+    if progress:
+        _report("done", started)
+
+
+def _report(step: str, started: float) -> None:
+    print(f"[{time.perf_counter() - started:5.1f}s] {step}", file=sys.stderr, flush=True)
 
 
 def _jobs(count: int) -> int:

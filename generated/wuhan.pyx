@@ -4,23 +4,16 @@
 # SPEC_HASH: 6b3758e39b3f88f1
 """The compiled checker of one spec: the same API and results as dsl.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
 
-How it works: a case is read into a C struct (Hand); every decomposition of the hand is found by
-recursion over tile counts, lowest tile first, exactly in the order of dsl.decompose; each is scored by
-one C function per fan, exclusions are bit masks, and the best total is settled with C arithmetic.
-Cases that are not plainly valid are read by dsl.case.read_case, so errors are worded exactly as the
-interpreter words them. A case whose arithmetic leaves exact 64-bit integers (a fraction, an
-overflow, a division by zero) is handed to the reference interpreter, which answers it exactly.
+This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
+runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.decompose, calls
+these functions on each, applies the exclusions, settles and builds the results.
 """
 
-import gc
+from dsl.runtime.core cimport *
 
-from libc.string cimport memcpy, memset
-
-from dsl.case import read_case
-from dsl.checkers import reference
-from dsl.notation import HandError
+from dsl.runtime.core import Checker
 
 SPEC_NAME = 'wuhan'
 SPEC_PATH = 'specs/wuhan.mj'
@@ -69,36 +62,17 @@ BUNDLED = True
 cdef enum:
     N_TILES = 34
     N_PLAYERS = 4
-    HAND_SIZE = 14
-    SETS = 4  # sets of a standard hand without declared melds
-    MAX_MELDS = 140
-    MELD_TILES = 4  # tiles of the largest meld kind
-    MAX_GROUPS = 155  # tiles laid aside are groups too
-    MAX_READINGS = 2048  # readings with wilds; a hand with more is read by the interpreter
-    N_HAND_SETS = 2  # tile sets chosen per hand by indicators
     FANS = 26  # hand fans 0..HAND_FANS-1, then loser fans
     HAND_FANS = 18
     FAN_SLOTS = 26  # C arrays are never empty
     MASK_WORDS = 1  # 64 fans per word of a fan mask
     CONTEXT_SLOTS = 12
     OPTION_SLOTS = 6
-    INDICATOR_KEYS = 1  # context keys of indicator tiles
-    MAX_INDICATORS = 16  # indicators kept per key; a case with more is read by the interpreter
+    N_HAND_SETS = 2  # tile sets chosen per hand by indicators
 
-# Names that expressions compare (shapes, waits, suit codes, text options), as small ints.
-cdef enum Text:
-    T_standard = 0  # standard
-    T_seven_pairs = 1  # seven_pairs
-    T_thirteen_orphans = 2  # thirteen_orphans
-    T_honors_and_knitted = 3  # honors_and_knitted
-    T_knitted_straight = 4  # knitted_straight
-    T_loose = 5  # loose
-    T_edge = 6  # edge
-    T_closed = 7  # closed
-    T_single = 8  # single
-    T_two_sided = 9  # two_sided
-    T_pung_wait = 10  # pung_wait
-    T_knitted = 11  # knitted
+# Names that expressions compare, as small ints: the shapes and waits (dsl.runtime.core.Text), then the
+# spec's own (suit codes, text options).
+cdef enum:
     T_m = 12  # m
     T_p = 13  # p
     T_s = 14  # s
@@ -124,17 +98,9 @@ TEXT_VALUES = (
     'z',
     '',
 )
-cdef dict TEXTS = {value: number for number, value in enumerate(TEXT_VALUES)}
 
-# What a group of a decomposition is: a set, a pair, a single, or a spec's own meld kind.
-cdef enum GroupKind:
-    CHOW = 0
-    PUNG = 1
-    KONG = 2
-    PAIR = 3
-    SINGLE = 4
-    KNITTED = 5
-    WILD = 6
+# The spec's own meld kinds as kinds of group (after the sets, pair, single, knitted and wild ones).
+cdef enum:
     KIND_7 = 7  # 红中杠
     KIND_8 = 8  # 痞子杠
     KIND_9 = 9  # 癞子杠
@@ -221,10 +187,15 @@ cdef unsigned long long[N_TILES] NEAR = [
 cdef unsigned long long ALWAYS_NEAR = 0x0ULL
 cdef unsigned long long NUMBERED = 0x7ffffffULL
 cdef unsigned long long ALL_TILES = 0x3ffffffffULL
-cdef bint LOOSE = True  # loose readings: any tile may complete a hand
 # The seat and prevalent winds E S W N: the first four tiles that are not numbered (-1: none).
 cdef int[4] WIND_TILES = [27, 28, 29, 30]
-cdef dict WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+# Knitted straights, 147 / 258 / 369 over the three numbered suits (on the search's stack a group of
+# kind KNITTED holds the number of its straight).
+cdef unsigned long long[1] KNITTED_STRAIGHT = [
+    0,  # the tile set has not three numbered suits
+]
+# Thirteen orphans: the terminals and honors (13; the shape needs 13).
+cdef int[13] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 # Tile sets.
 cdef unsigned long long TILESET_0 = 0x1ffULL  # 万 (Characters)
@@ -284,28 +255,21 @@ cdef int[N_TILES] INDICATOR_TILE = [
     32, 30,
 ]
 # Tile sets chosen per hand: (fixed tiles | the tile STEP places along the order from each indicator of a
-# key) - removed tiles; HAND_SET_TERMS[k] lists (indicator key, step) pairs, HAND_SET_N_TERMS[k] of them.
+# key) - removed tiles; HAND_SET_TERMS lists (indicator key, step) pairs, HAND_SET_N_TERMS[k] of them for set k
+# from k * MAX_SET_TERMS.
 cdef unsigned long long[N_HAND_SETS] HAND_SET_TILES = [0x0ULL, 0x0ULL]
 cdef unsigned long long[N_HAND_SETS] HAND_SET_REMOVED = [0x0ULL, 0x0ULL]
 cdef int[N_HAND_SETS] HAND_SET_N_TERMS = [2, 1]
-cdef int[N_HAND_SETS][2][2] HAND_SET_TERMS = [
-    [[0, 0], [0, -1]],  # 痞子
-    [[0, 1], [0, 0]],  # 癞子
+cdef int[N_HAND_SETS * MAX_SET_TERMS * 2] HAND_SET_TERMS = [
+0, 0, 0, -1, 0, 0, 0, 0,  # 痞子
+0, 1, 0, 0, 0, 0, 0, 0,  # 癞子
 ]
 # The wild tile sets.
 cdef int[1] WILD_SETS = [1]
-cdef int N_WILD_SETS = 1
 
 # ---------------------------------------------------------------- meld kinds a case may declare
 
-cdef enum MeldShape:
-    SHAPE_CHOW = 0
-    SHAPE_PUNG = 1
-    SHAPE_KONG = 2
-    SHAPE_FIXED = 3  # exactly the kind's own tiles
-    SHAPE_ONE_OF = 4  # one tile of a tile set (MELD_FIXED, or the hand's set MELD_PER_HAND)
-
-cdef dict MELD_KINDS = {
+MELD_KINDS = {
     'chow': 0,
     'pung': 1,
     'kong': 2,
@@ -323,25 +287,13 @@ cdef int[8] MELD_SIZE = [3, 3, 4, 4, 4, 1, 1, 1]
 cdef unsigned long long[8] MELD_FIXED = [0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x200000000ULL, 0x0ULL, 0x0ULL]
 # A single tile laid aside: no set, and the hand keeps its tile count.
 cdef int[8] MELD_ASIDE = [0, 0, 0, 0, 0, 1, 1, 1]
+# A one-of kind's tile set chosen per hand (its index in the hand's sets), -1: its fixed tiles.
 cdef int[8] MELD_PER_HAND = [-1, -1, -1, -1, -1, -1, 0, 1]
 
 # ---------------------------------------------------------------- case keys, context and options
 
-cdef enum KeyKind:
-    KEY_HAND = 0
-    KEY_WIN = 1
-    KEY_MELDS = 2
-    KEY_OPTIONS = 3
-    KEY_FLAG = 4
-    KEY_COUNT = 5
-    KEY_SEAT = 6
-    KEY_WIND = 7
-    KEY_TILES = 8
-    KEY_OTHER_MELDS = 9
-    KEY_SEATS = 10
-
 # key -> index into KEY_KIND and KEY_SLOT; context values live in Hand.context[slot].
-cdef dict KEYS = {
+KEYS = {
     "hand": 0,
     "win": 1,
     "melds": 2,
@@ -386,10 +338,6 @@ cdef enum:  # context slots
     CTX_not_ready = 10
     CTX_flush_liable = 11
 
-cdef enum OptionKind:
-    OPTION_BOOL = 0
-    OPTION_INT = 1
-    OPTION_TEXT = 2
 
 cdef enum:  # option slots
     OPTION_0 = 0  # 口口翻
@@ -399,7 +347,7 @@ cdef enum:  # option slots
     OPTION_4 = 4  # 金顶
     OPTION_5 = 5  # 光明顶
 
-cdef dict OPTIONS = {
+OPTIONS = {
     '口口翻': 0,
     '起胡': 1,
     '累加': 2,
@@ -409,9 +357,8 @@ cdef dict OPTIONS = {
 }
 cdef int[OPTION_SLOTS] OPTION_KIND = [OPTION_BOOL, OPTION_INT, OPTION_BOOL, OPTION_INT, OPTION_INT, OPTION_INT]
 cdef long long[OPTION_SLOTS] OPTION_DEFAULT = [0, 3, 1, 300, 400, 500]
-
-# Products, quotients and powers stay within +-2^53; beyond it the reference interpreter answers.
-cdef long long LIMIT = 9007199254740992
+# Per context slot: a seat key that is -1 when absent (other than seat, dealer and discarder).
+cdef int[CONTEXT_SLOTS] NO_SEAT = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
 
 # ---------------------------------------------------------------- fans
 #
@@ -442,6 +389,34 @@ cdef long long LIMIT = 9007199254740992
 #   23  输家癞子杠 (Loser's wilds laid aside), a loser fan
 #   24  放炮 (Discarded into a 小胡), a loser fan
 #   25  庄闲 (The dealer loses a 小胡), a loser fan
+
+cdef enum:  # the fans, as rules read them
+    FAN_00_ALL_PUNGS = 0
+    FAN_01_FULL_FLUSH = 1
+    FAN_02_ALL_WINDS = 2
+    FAN_03_ALL_2_5_AND_8 = 3
+    FAN_04_ALL_CLAIMED = 4
+    FAN_05_SELF_DRAWN_FROM_THE_LAST_TILES = 5
+    FAN_06_WIN_ON_A_KONG_S_REPLACEMENT = 6
+    FAN_07_ROBBING_A_KONG = 7
+    FAN_08 = 8
+    FAN_09_OPENINGS = 9
+    FAN_10 = 10
+    FAN_11_CONCEALED_KONG = 11
+    FAN_12_RED_DRAGON_LAID_ASIDE = 12
+    FAN_13_PIZI_LAID_ASIDE = 13
+    FAN_14_WILD_LAID_ASIDE = 14
+    FAN_15_HARD_WIN = 15
+    FAN_16 = 16
+    FAN_17 = 17
+    FAN_18_LOSER_S_OPENINGS = 18
+    FAN_19_LOSER_S_EXPOSED_KONGS = 19
+    FAN_20_LOSER_S_CONCEALED_KONGS = 20
+    FAN_21_LOSER_S_RED_DRAGONS_LAID_ASIDE = 21
+    FAN_22_LOSER_S_PIZI_LAID_ASIDE = 22
+    FAN_23_LOSER_S_WILDS_LAID_ASIDE = 23
+    FAN_24 = 24
+    FAN_25 = 25
 
 FAN_NAMES = (
     '碰碰胡',
@@ -557,6 +532,9 @@ cdef int[1] MINIMUM_EXCLUDED = [0]
 cdef int N_MINIMUM_EXCLUDED = 0
 
 
+# The `score:` results a winning result shows, and how each is shown.
+SCORE_NAMES = ('大胡数', 'value',)
+SCORE_KINDS = (SCORE_NUMBER, SCORE_NUMBER, )
 REASONS = (
     'requirement 开口 (Opened: a chow, pung or exposed kong laid down) is not met',
     'requirement 无红中 (No 红中 in the hand) is not met',
@@ -569,691 +547,6 @@ REASONS = (
 )
 SETTLE_REASONS = ("requirement 起胡 (the winner's 下铺翻 plus each loser's 下铺翻 reach 起胡) is not met",)
 NO_SHAPE = 'the tiles do not form a winning shape (standard, loose)'
-
-# ================================================================ C structs
-
-cdef struct Meld:
-    int kind  # index into the meld kinds
-    int size
-    int tiles[MELD_TILES]  # sorted
-
-cdef struct Hand:
-    # A valid case (dsl.case.Hand) as plain C values.
-    int counts[N_TILES]  # concealed tiles before the winning tile
-    int win  # the winning tile, -1 when none is given
-    int n_melds
-    Meld melds[MAX_MELDS]
-    bint self_drawn
-    int seat
-    int dealer
-    int discarder  # -1 on a self-drawn win
-    int seat_wind  # 0..3 = E S W N, E when absent
-    int round_wind
-    long long context[CONTEXT_SLOTS]  # context values as given, 0 when absent
-    long long options[OPTION_SLOTS]
-    bint opened[N_PLAYERS]  # that seat has laid down a meld that opens the hand
-    bint out[N_PLAYERS]  # that seat has left the hand (血战到底): it neither pays nor receives
-    int red  # red fives in the hand, the winning tile and the melds
-    int n_indicators[INDICATOR_KEYS]
-    int indicators[INDICATOR_KEYS][MAX_INDICATORS]
-    int n_sets  # declared melds that are sets (not tiles laid aside)
-    unsigned long long sets[N_HAND_SETS]  # the tile sets the indicators choose
-    unsigned long long wild  # the wild tiles
-    int n_other[N_PLAYERS]  # the other players' declared melds
-    Meld other[N_PLAYERS][MAX_MELDS]
-
-cdef struct Group:
-    # One set, pair or single of a decomposition (dsl.decompose.Group).
-    int kind  # GroupKind
-    int tile  # its lowest tile
-    int size
-    bint declared
-    bint concealed
-    bint opens
-    bint with_win
-    unsigned long long tiles  # mask
-    int mask  # the places of it that wilds fill (pair and pung: the lowest bits)
-    bint aside  # a single tile laid aside: no set
-
-cdef struct Decomposition:
-    int shape  # Text
-    int wait  # Text
-    int n_groups
-    Group groups[MAX_GROUPS]  # declared melds first, then the groups of the concealed tiles
-
-cdef struct Loser:
-    int seat
-    bint dealer
-    bint discarder
-    bint opened
-
-cdef enum SearchMode:
-    SEARCH_BEST = 0  # score every decomposition, keep the best
-    SEARCH_ANY = 1  # stop at the first decomposition that meets the requirements
-
-cdef struct Ctx:
-    # Everything known while one hand is scored with one winning tile.
-    const Hand* h
-    int win
-    int mode
-    bint inexact  # some arithmetic left 64-bit integers: the reference interpreter must answer
-    # facts of the hand (interpreter.HandFacts)
-    int counts[N_TILES]  # concealed tiles, winning tile included
-    int n_concealed  # how many
-    unsigned long long concealed_tiles  # mask of the concealed tiles
-    unsigned long long hand_tiles  # mask of the concealed tiles before the winning tile (`held_tiles`)
-    int held[N_TILES]  # every tile, melds included
-    unsigned long long held_tiles  # mask of the tiles held
-    unsigned long long konged  # tiles declared as a kong
-    unsigned int suit_bits  # the numbered suits held
-    int suits
-    bint opened
-    int waits[2]  # `waits`, `shape_waits`: -1 until an expression reads them
-    # wilds: the counts left once some wild tiles are set apart as wilds, how many, the tiles they may
-    # stand for; what the reading being scored substitutes
-    int split[N_TILES]
-    int jokers
-    bint joker_win  # the winning tile is a wild used as a wild
-    unsigned long long free
-    int stack_mask[MAX_GROUPS]
-    long long substituted
-    # the search over decompositions
-    int left[N_TILES]
-    int n_declared
-    int n_stack
-    int stack_base  # groups below it are not part of the readings being collected
-    int stack_kind[MAX_GROUPS]
-    int stack_tile[MAX_GROUPS]
-    int n_decompositions
-    int first_unmet  # the first requirement a decomposition failed, -1
-    bint found
-    # the decomposition being scored: occurrences, values and counted occurrences of each fan
-    Decomposition d
-    long long n[FAN_SLOTS]
-    long long v[FAN_SLOTS]
-    long long cnt[FAN_SLOTS]
-    long long total
-    long long counted_fans  # fans counted after exclusions (flowers aside), for the fans scored last
-    long long rank  # what readings are compared by: the `score:` result `value`, else the total
-    long long scores[2]  # the `score:` results of this reading
-    # the best decomposition so far
-    bint have_best
-    Decomposition best_d
-    long long best_n[FAN_SLOTS]
-    long long best_v[FAN_SLOTS]
-    long long best_cnt[FAN_SLOTS]
-    long long best_total
-    long long best_rank
-    long long best_scores[2]
-    int best_held[N_TILES]  # the tiles as the best reading reads them
-    unsigned long long best_held_tiles
-    int best_suits
-    long long best_substituted
-    # settlement: losers in seat order, their shares (loser fans) and the payments
-    int n_losers
-    Loser losers[N_PLAYERS]
-    long long share_n[N_PLAYERS][FAN_SLOTS]
-    long long share_v[N_PLAYERS][FAN_SLOTS]
-    long long share_cnt[N_PLAYERS][FAN_SLOTS]
-    long long share_total[N_PLAYERS]
-    long long payments[N_PLAYERS]
-    int n_loser_melds[N_PLAYERS]  # `loser_melds`: each loser's declared melds as groups
-    Group loser_melds[N_PLAYERS][MAX_MELDS]
-
-# ================================================================ reading a case
-# The fast reader accepts only plainly valid cases and fills the same values dsl.case.read_case would;
-# anything else (an error, an unusual type) goes to read_case itself, so errors read exactly the same.
-
-
-cdef void clear(Hand* h) noexcept:
-    cdef int k
-    memset(h, 0, sizeof(Hand))
-    h.win = -1
-    h.discarder = -1
-    for k in range(6):
-        h.options[k] = OPTION_DEFAULT[k]
-    h.context[CTX_flush_liable] = -1  # no seat
-
-
-cdef int parse(str text, bint flowers, int* out, int limit, int* reds) except -2:
-    """Tiles of an mpsz string (`123m4p`, a red five `0m`) in text order into out (unless NULL), red
-    fives counted per suit into reds (unless NULL); how many tiles, or -1 when dsl.notation.parse_tiles
-    must read it: an unknown tile, another character, more than `limit` tiles."""
-    cdef Py_UCS4 ch
-    cdef int digits[16]
-    cdef int n_digits = 0, n = 0, k, suit, tile
-    for ch in text:
-        if ch == u" ":
-            continue
-        if u"0" <= ch <= u"9":
-            if n_digits == 16:
-                return -1
-            digits[n_digits] = <int>ch - 48
-            n_digits += 1
-        elif u"a" <= ch <= u"z" and n_digits > 0:
-            suit = <int>ch - 97
-            for k in range(n_digits):
-                if digits[k] == 0 and RED_FIVE[suit] >= 0:
-                    tile = RED_FIVE[suit]
-                    if reds != NULL:
-                        reds[suit] += 1
-                elif CODE_LOW[suit] <= digits[k] <= CODE_HIGH[suit] and (flowers or not CODE_FLOWERS[suit]):
-                    tile = CODE_BASE[suit] + digits[k]
-                else:
-                    return -1
-                if out != NULL:
-                    if n == limit:
-                        return -1
-                    out[n] = tile
-                n += 1
-            n_digits = 0
-        else:
-            return -1
-    return -1 if n_digits else n
-
-
-cdef bint meld_shape_ok(int kind, const int* tiles, int n, const Hand* h) noexcept:
-    """dsl.case._meld_shape_ok on sorted tiles."""
-    cdef int shape = MELD_SHAPE[kind], k
-    if shape == SHAPE_ONE_OF:
-        return n == 1 and has_tile(h.sets[MELD_PER_HAND[kind]] if MELD_PER_HAND[kind] >= 0 else MELD_FIXED[kind],
-                                   tiles[0])
-    if shape == SHAPE_FIXED:
-        if n != MELD_SIZE[kind]:
-            return False
-        for k in range(n):
-            if not has_tile(MELD_FIXED[kind], tiles[k]) or (k > 0 and tiles[k] == tiles[k - 1]):
-                return False
-        return True
-    if shape == SHAPE_CHOW:
-        if n != 3 or not TILE_NUMBERED[tiles[0]]:
-            return False
-        for k in range(1, 3):
-            if TILE_SUIT[tiles[k]] != TILE_SUIT[tiles[0]] or TILE_RANK[tiles[k]] != TILE_RANK[tiles[0]] + k:
-                return False
-        return True
-    if n != (4 if shape == SHAPE_KONG else 3):
-        return False
-    for k in range(1, n):
-        if tiles[k] != tiles[0]:
-            return False
-    return True
-
-
-cdef bint read_meld(object text, Meld* meld, int* reds, const Hand* h) except -1:
-    """A declared meld such as `pung 555p` (dsl.case._meld) when it is plainly valid."""
-    cdef int kind, n, k, j, tile
-    if type(text) is not str:
-        return False
-    parts = (<str>text).split()
-    if len(parts) != 2:
-        return False
-    kind = MELD_KINDS.get(parts[0], -1)
-    if kind < 0:
-        return False
-    n = parse(parts[1], True, meld.tiles, MELD_TILES, reds)
-    if n < 0:
-        return False
-    for k in range(1, n):  # insertion sort: at most MELD_TILES tiles
-        tile = meld.tiles[k]
-        j = k
-        while j > 0 and meld.tiles[j - 1] > tile:
-            meld.tiles[j] = meld.tiles[j - 1]
-            j -= 1
-        meld.tiles[j] = tile
-    if not meld_shape_ok(kind, meld.tiles, n, h):
-        return False
-    meld.kind = kind
-    meld.size = n
-    return True
-
-
-cdef bint read_melds(object melds, Hand* h, int* reds) except -1:
-    if type(melds) is not list and type(melds) is not tuple:
-        return False
-    if len(melds) > MAX_MELDS:
-        return False
-    for item in melds:
-        if not read_meld(item, &h.melds[h.n_melds], reds, h):
-            return False
-        h.n_sets += not MELD_ASIDE[h.melds[h.n_melds].kind]
-        h.n_melds += 1
-    return True
-
-
-cdef bint read_other_melds(object others, Hand* h, int* counts) except -1:
-    """other_melds: seat -> melds. Counts their tiles and notes which seats have opened."""
-    cdef Meld meld
-    cdef int seat, k
-    cdef bint seen[N_PLAYERS]
-    if type(others) is not dict:
-        return False
-    memset(seen, 0, sizeof(seen))
-    for key, melds in (<dict>others).items():
-        if type(key) is int and 0 <= key < N_PLAYERS:
-            seat = key
-        elif type(key) is str and len(<str>key) == 1 and u"0" <= (<str>key)[0] <= u"9":
-            seat = <int>(<str>key)[0] - 48
-        else:
-            return False
-        if seat >= N_PLAYERS or seen[seat]:
-            return False
-        seen[seat] = True
-        if type(melds) is not list and type(melds) is not tuple:
-            return False
-        for item in melds:
-            if not read_meld(item, &meld, NULL, h):
-                return False
-            if h.n_other[seat] == MAX_MELDS:
-                return False
-            h.other[seat][h.n_other[seat]] = meld
-            h.n_other[seat] += 1
-            h.opened[seat] = h.opened[seat] or MELD_OPENS[meld.kind]
-            for k in range(meld.size):
-                counts[meld.tiles[k]] += 1
-    return True
-
-
-cdef bint read_options(object options, Hand* h) except -1:
-    cdef int slot
-    if type(options) is not dict:
-        return False
-    for name, value in (<dict>options).items():
-        slot = OPTIONS.get(name, -1)
-        if slot < 0:
-            return False
-        if OPTION_KIND[slot] == OPTION_BOOL and type(value) is bool:
-            h.options[slot] = value
-        elif OPTION_KIND[slot] == OPTION_INT and type(value) is int and -LIMIT <= value <= LIMIT:
-            h.options[slot] = value
-        elif OPTION_KIND[slot] == OPTION_TEXT and type(value) is str and value in TEXTS:
-            h.options[slot] = TEXTS[value]
-        else:
-            return False
-    return True
-
-
-cdef bint read_indicators(str text, int key, Hand* h) except -1:
-    """Indicator tiles (dora, ura) of a context key, kept for `indicated(KEY)`."""
-    cdef int slot = KEY_INDICATOR[key]
-    cdef int* out = &h.indicators[slot][0] if slot >= 0 else NULL
-    cdef int n = parse(text, True, out, MAX_INDICATORS, NULL)
-    if slot >= 0:
-        h.n_indicators[slot] = n
-    return n >= 0
-
-
-cdef bint read_context(int key, object value, Hand* h) except -1:
-    """One context key's value, checked as dsl.case._context_value checks it."""
-    cdef int kind = KEY_KIND[key], slot = KEY_SLOT[key]
-    if kind == KEY_FLAG:
-        if type(value) is not bool:
-            return False
-        h.context[slot] = value
-    elif kind == KEY_COUNT:
-        if type(value) is not int or not 0 <= value <= LIMIT:
-            return False
-        h.context[slot] = value
-    elif kind == KEY_SEAT:
-        if type(value) is not int or not 0 <= value < N_PLAYERS:
-            return False
-        h.context[slot] = value
-    elif kind == KEY_WIND:
-        if type(value) is not str or value not in WINDS:
-            return False
-        if slot == CTX_seat_wind:
-            h.seat_wind = WINDS[value]
-        else:
-            h.round_wind = WINDS[value]
-    elif kind == KEY_TILES:
-        return type(value) is str and read_indicators(value, key, h)
-    else:
-        return False
-    return True
-
-
-cdef bint read(object case, Hand* h, bint with_win) except -1:
-    """Fill h from a plainly valid case; False leaves the case to dsl.case.read_case (errors, unusual input).
-
-    with_win=False reads the case as if it had no "win" (Interpreter.waits)."""
-    cdef int key, kind, n, k, t
-    cdef int tiles[HAND_SIZE]
-    cdef int counts[N_TILES]
-    cdef int reds[26]
-    cdef bint has_hand = False
-    cdef object hand_text = None, win_text = None, melds = (), options = {}, others = {}
-    if type(case) is not dict:
-        return False
-    clear(h)
-    memset(reds, 0, sizeof(reds))
-    for name, value in (<dict>case).items():
-        key = KEYS.get(name, -1)
-        if key < 0:
-            return False
-        kind = KEY_KIND[key]
-        if kind == KEY_HAND:
-            has_hand = True
-            hand_text = value
-        elif kind == KEY_WIN:
-            if with_win:
-                win_text = value
-        elif kind == KEY_MELDS:
-            melds = value
-        elif kind == KEY_OPTIONS:
-            options = value
-        elif kind == KEY_OTHER_MELDS:
-            others = value
-        elif not read_context(key, value, h):
-            return False
-    if not has_hand or type(hand_text) is not str:
-        return False
-    choose_sets(h)
-    n = parse(hand_text, False, tiles, HAND_SIZE - 1, reds)
-    if n < 0:
-        return False
-    for k in range(n):
-        h.counts[tiles[k]] += 1
-    if win_text is not None:
-        if type(win_text) is not str or parse(win_text, False, tiles, 1, reds) != 1:
-            return False
-        h.win = tiles[0]
-    if not read_melds(melds, h, reds) or not read_options(options, h):
-        return False
-    for k in range(26):
-        if reds[k] > RED_COPIES:
-            return False
-        h.red += reds[k]
-    memcpy(counts, h.counts, sizeof(counts))
-    if h.win >= 0:
-        counts[h.win] += 1
-    for k in range(h.n_melds):
-        for t in range(h.melds[k].size):
-            counts[h.melds[k].tiles[t]] += 1
-    if not read_other_melds(others, h, counts):
-        return False
-    for t in range(N_TILES):
-        if counts[t] > TILE_COPIES[t]:
-            return False
-    if n != HAND_SIZE - 1 - 3 * h.n_sets:
-        return False
-    return read_seats(case, h)
-
-
-cdef void choose_sets(Hand* h) noexcept:
-    """The tile sets the indicators choose (dsl.case.hand_tilesets), and the wild tiles among them."""
-    cdef int k, j, i, tile, step
-    cdef unsigned long long tiles
-    for k in range(N_HAND_SETS):
-        tiles = HAND_SET_TILES[k]
-        for j in range(HAND_SET_N_TERMS[k]):
-            for i in range(h.n_indicators[HAND_SET_TERMS[k][j][0]]):
-                tile = INDICATOR_TILE[h.indicators[HAND_SET_TERMS[k][j][0]][i]]
-                step = HAND_SET_TERMS[k][j][1]
-                while step > 0:
-                    tile = NEXT_TILE[tile]
-                    step -= 1
-                while step < 0:
-                    tile = PREVIOUS_TILE[tile]
-                    step += 1
-                tiles |= 1ULL << tile
-        h.sets[k] = tiles & ~HAND_SET_REMOVED[k]
-    h.wild = 0
-    for k in range(N_WILD_SETS):
-        h.wild |= h.sets[WILD_SETS[k]]
-
-
-cdef bint read_seats(dict case, Hand* h) except -1:
-    """The winner, the dealer and the discarder, defaulted as dsl.case.read_case does."""
-    h.self_drawn = h.context[CTX_self_drawn]
-    h.dealer = h.context[CTX_dealer]
-    h.seat = h.context[CTX_seat] if "seat" in case else (h.dealer + h.seat_wind) % N_PLAYERS
-    if h.self_drawn:
-        h.discarder = -1
-        return True
-    h.discarder = h.context[CTX_discarder] if "discarder" in case else (h.seat + N_PLAYERS - 1) % N_PLAYERS
-    return h.discarder != h.seat
-
-
-cdef bint from_hand(object hand, Hand* h) except -1:
-    """A dsl.case.Hand (read by read_case) into h; False when a value does not fit the compiled checker."""
-    cdef Meld* meld
-    cdef int key, slot
-    clear(h)
-    for t in hand.concealed:
-        h.counts[t] += 1
-    h.win = -1 if hand.win is None else hand.win
-    for declared in hand.melds:
-        meld = &h.melds[h.n_melds]
-        meld.kind = MELD_KINDS[declared.kind.name]
-        meld.size = len(declared.tiles)
-        for k, t in enumerate(declared.tiles):
-            meld.tiles[k] = t
-        h.n_sets += not MELD_ASIDE[meld.kind]
-        h.n_melds += 1
-    for name, value in hand.context.items():
-        key = KEYS[name]
-        slot = KEY_SLOT[key]
-        if KEY_KIND[key] == KEY_FLAG:
-            h.context[slot] = bool(value)
-        elif KEY_KIND[key] in (KEY_COUNT, KEY_SEAT):
-            if not -LIMIT <= value <= LIMIT:
-                return False
-            h.context[slot] = value
-        elif KEY_KIND[key] == KEY_WIND:
-            if slot == CTX_seat_wind:
-                h.seat_wind = WINDS[value]
-            else:
-                h.round_wind = WINDS[value]
-        elif KEY_KIND[key] == KEY_TILES and not read_indicators(value, key, h):
-            return False
-        elif KEY_KIND[key] == KEY_SEATS:
-            for seat in value:
-                h.out[seat] = True
-    for name, value in hand.options.items():
-        slot = OPTIONS[name]
-        if OPTION_KIND[slot] == OPTION_TEXT:
-            if value not in TEXTS:
-                return False
-            h.options[slot] = TEXTS[value]
-        elif -LIMIT <= value <= LIMIT:
-            h.options[slot] = value
-        else:
-            return False
-    for seat, melds in hand.other_melds.items():
-        h.opened[seat] = any(m.kind.opens for m in melds)
-        if len(melds) > MAX_MELDS:
-            return False
-        for declared in melds:
-            meld = &h.other[seat][h.n_other[seat]]
-            meld.kind = MELD_KINDS[declared.kind.name]
-            meld.size = len(declared.tiles)
-            for k, t in enumerate(declared.tiles):
-                meld.tiles[k] = t
-            h.n_other[seat] += 1
-    choose_sets(h)
-    h.self_drawn = hand.self_drawn
-    h.red = hand.red
-    h.seat = hand.seat
-    h.dealer = hand.dealer
-    h.discarder = -1 if hand.discarder is None else hand.discarder
-    return True
-
-# ================================================================ facts and arithmetic
-
-cdef extern from *:
-    int popcount "__builtin_popcountll" (unsigned long long bits) nogil
-    int lowest_tile "__builtin_ctzll" (unsigned long long tiles) nogil  # the lowest tile of a non-empty set
-    bint multiply_overflows "__builtin_mul_overflow" (long long a, long long b, long long* product) nogil
-
-
-cdef inline bint has_tile(unsigned long long tiles, long long tile) noexcept:
-    return tile >= 0 and (tiles >> tile) & 1
-
-
-cdef inline int pair_tile(const Ctx* c) noexcept:
-    """`pair`: the tile of the decomposition's first pair, -1 without one."""
-    cdef int k
-    for k in range(c.d.n_groups):
-        if c.d.groups[k].kind == PAIR:
-            return c.d.groups[k].tile
-    return -1
-
-
-cdef inline long long times(Ctx* c, long long a, long long b) noexcept:
-    cdef long long product
-    if multiply_overflows(a, b, &product) or not -LIMIT <= product <= LIMIT:
-        c.inexact = True
-        return 0
-    return product
-
-
-cdef inline long long divide(Ctx* c, long long a, long long b) noexcept:
-    """a / b when it is a whole number (the interpreter keeps other quotients as fractions)."""
-    if b == 0 or a % b != 0:
-        c.inexact = True
-        return 0
-    return a // b
-
-
-cdef long long power(Ctx* c, long long base, long long exponent) noexcept:
-    """base ^ exponent when it is a whole number within LIMIT."""
-    cdef long long result = 1
-    if exponent < 0:
-        if base == 1 or base == -1:
-            return -1 if base == -1 and exponent % 2 else 1
-        c.inexact = True
-        return 0
-    while exponent > 0 and not c.inexact:
-        if exponent & 1:
-            result = times(c, result, base)
-        exponent >>= 1
-        if exponent:
-            base = times(c, base, base)
-    return result
-
-
-cdef long long wilds_held(const Ctx* c) noexcept:
-    """`wilds`: the wild tiles among the concealed tiles, the winning tile included."""
-    cdef long long n = 0
-    cdef unsigned long long left = c.h.wild & c.concealed_tiles
-    while left:
-        n += c.counts[lowest_tile(left)]
-        left &= left - 1
-    return n
-
-
-cdef void prepare(Ctx* c, const Hand* h, int win, int mode) noexcept:
-    """The facts of a hand with this winning tile (interpreter.HandFacts; -1: none yet) and an empty search."""
-    cdef int t, k, j
-    cdef const Meld* meld
-    cdef Group* g
-    c.h = h
-    c.mode = mode
-    c.inexact = False
-    memcpy(c.counts, h.counts, sizeof(c.counts))
-    memcpy(c.held, c.counts, sizeof(c.held))
-    c.konged = 0
-    c.opened = False
-    for k in range(h.n_melds):
-        meld = &h.melds[k]
-        g = &c.d.groups[k]
-        g.kind = MELD_GROUP[meld.kind]
-        g.tile = meld.tiles[0]
-        g.size = meld.size
-        g.declared = True
-        g.concealed = MELD_CONCEALED[meld.kind]
-        g.opens = MELD_OPENS[meld.kind]
-        g.with_win = False
-        g.tiles = 0
-        g.mask = 0
-        g.aside = MELD_ASIDE[meld.kind]
-        for j in range(meld.size):
-            if not g.aside:  # a tile laid aside is not one of the hand's tiles
-                c.held[meld.tiles[j]] += 1
-            g.tiles |= 1ULL << meld.tiles[j]
-        if MELD_SHAPE[meld.kind] == SHAPE_KONG:
-            c.konged |= 1ULL << meld.tiles[0]
-        c.opened = c.opened or MELD_OPENS[meld.kind]
-    c.n_concealed = 0
-    c.hand_tiles = 0
-    c.concealed_tiles = 0
-    c.held_tiles = 0
-    c.suit_bits = 0
-    for t in range(N_TILES):
-        c.n_concealed += c.counts[t]
-        if c.counts[t]:
-            c.hand_tiles |= 1ULL << t
-            c.concealed_tiles |= 1ULL << t
-        if c.held[t]:
-            c.suit_bits |= SUIT_BIT[t]
-            c.held_tiles |= 1ULL << t
-    c.n_declared = h.n_melds
-    c.free = ALL_TILES & ~FLOWERS & ~h.wild  # what a wild may stand for
-    c.waits[0] = -1
-    c.waits[1] = -1
-    if mode == SEARCH_BEST:
-        memcpy(c.v, FAN_AMOUNT, sizeof(c.v))
-    set_win(c, win)
-
-
-cdef void set_win(Ctx* c, int win) noexcept:
-    """Add the winning tile to the hand (none: -1), and start a new search."""
-    c.win = win
-    if win >= 0:
-        c.counts[win] += 1
-        c.held[win] += 1
-        c.n_concealed += 1
-        c.concealed_tiles |= 1ULL << win
-        c.held_tiles |= 1ULL << win
-    c.suits = popcount(c.suit_bits | (SUIT_BIT[win] if win >= 0 else 0))
-    c.n_decompositions = 0
-    c.first_unmet = -1
-    c.found = False
-    c.have_best = False
-
-
-cdef void unset_win(Ctx* c) noexcept:
-    """Take the winning tile out of the hand again."""
-    cdef int win = c.win
-    c.counts[win] -= 1
-    c.held[win] -= 1
-    c.n_concealed -= 1
-    if c.counts[win] == 0:
-        c.concealed_tiles &= ~(1ULL << win)
-    if c.held[win] == 0:
-        c.held_tiles &= ~(1ULL << win)
-
-
-cdef int find_waits(const Hand* h, bint any_copy, int* out, bint* inexact) noexcept:
-    """Tiles that complete the hand and meet every requirement (Interpreter._waits), into out unless NULL;
-    returns how many. With any_copy, a tile whose every copy is held counts too (a wait of the shape)."""
-    cdef Ctx trial
-    cdef int before[N_TILES]
-    cdef int t, k, n = 0
-    cdef unsigned long long near = ALWAYS_NEAR  # the tiles worth trying: the others complete nothing
-    prepare(&trial, h, -1, SEARCH_ANY)
-    if h.wild or LOOSE:
-        near = ALL_TILES  # a wild, or a loose reading, can take any tile
-    memcpy(before, h.counts, sizeof(before))
-    for t in range(N_TILES):
-        if h.counts[t]:
-            near |= NEAR[t]
-    for k in range(h.n_melds):
-        for t in range(h.melds[k].size):
-            before[h.melds[k].tiles[t]] += 1
-    for t in range(N_TILES):
-        if has_tile(FLOWERS, t) or (before[t] >= TILE_COPIES[t] and not any_copy) or not has_tile(near, t):
-            continue
-        set_win(&trial, t)  # the search stops at the first decomposition that meets the requirements
-        search(&trial)
-        unset_win(&trial)
-        if trial.found:
-            if out != NULL:
-                out[n] = t
-            n += 1
-    if trial.inexact:
-        inexact[0] = True
-    return n
 
 # ================================================================ the spec's rules
 
@@ -1466,7 +759,7 @@ cdef bint all_17_losers(Ctx* c) noexcept:
     cdef int l
     cdef bint result = True  # every element is looked at, as the interpreter does
     for l in range(c.n_losers):
-        if not ((let_settle_0(c, l) + let_settle_1(c, l)) >= c.h.options[OPTION_1]):
+        if not (plus(c, let_settle_0(c, l), let_settle_1(c, l)) >= c.h.options[OPTION_1]):
             result = False
     return result
 
@@ -1491,13 +784,14 @@ cdef int unmet_requirement(Ctx* c) noexcept:
     if not (c.h.context[CTX_self_drawn] or (not has_tile(c.h.sets[1], c.win))):
         return 4
     # require 乱风乱将: shape == standard or 风一色 or 将一色
-    if not ((c.d.shape == T_standard) or (c.n[2] != 0) or (c.n[3] != 0)):
+    if not ((c.d.shape == T_standard) or (c.n[FAN_02_ALL_WINDS] != 0) or (c.n[FAN_03_ALL_2_5_AND_8] != 0)):
         return 5
     # require 二五八将: pair in 将牌 or 碰碰胡 or 清一色 or 风一色 or 将一色
-    if not (has_tile(TILESET_10, pair_tile(c)) or (c.n[0] != 0) or (c.n[1] != 0) or (c.n[2] != 0) or (c.n[3] != 0)):
+    if not (has_tile(TILESET_10, pair_tile(c)) or (c.n[FAN_00_ALL_PUNGS] != 0) or (c.n[FAN_01_FULL_FLUSH] != 0)
+            or (c.n[FAN_02_ALL_WINDS] != 0) or (c.n[FAN_03_ALL_2_5_AND_8] != 0)):
         return 6
     # require 小胡一癞: wilds <= 1 or not 小胡
-    if not ((wilds_held(c) <= 1) or (not (c.n[8] != 0))):
+    if not ((wilds_held(c) <= 1) or (not (c.n[FAN_08] != 0))):
         return 7
     return -1
 
@@ -1550,7 +844,9 @@ cdef long long fan_07_robbing_a_kong(Ctx* c) noexcept:
 
 cdef long long fan_08(Ctx* c) noexcept:
     # fan 小胡 "Small win (屁胡)" 0: 碰碰胡 + 清一色 + 风一色 + 将一色 + 全求人 + 海底捞 + 杠上花 + 抢杠 == 0
-    return 1 if ((c.n[0] + c.n[1] + c.n[2] + c.n[3] + c.n[4] + c.n[5] + c.n[6] + c.n[7]) == 0) else 0
+    return 1 if (plus(c,
+                      plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, c.n[FAN_00_ALL_PUNGS], c.n[FAN_01_FULL_FLUSH]), c.n[FAN_02_ALL_WINDS]), c.n[FAN_03_ALL_2_5_AND_8]), c.n[FAN_04_ALL_CLAIMED]), c.n[FAN_05_SELF_DRAWN_FROM_THE_LAST_TILES]), c.n[FAN_06_WIN_ON_A_KONG_S_REPLACEMENT]),
+                      c.n[FAN_07_ROBBING_A_KONG]) == 0) else 0
 
 
 cdef long long fan_09_openings(Ctx* c) noexcept:
@@ -1591,12 +887,12 @@ cdef long long fan_15_hard_win(Ctx* c) noexcept:
 
 cdef long long fan_16(Ctx* c) noexcept:
     # fan 自摸 "Self-drawn 小胡" 1: 小胡 and self_drawn
-    return 1 if ((c.n[8] != 0) and c.h.context[CTX_self_drawn]) else 0
+    return 1 if ((c.n[FAN_08] != 0) and c.h.context[CTX_self_drawn]) else 0
 
 
 cdef long long fan_17(Ctx* c) noexcept:
     # fan 庄家 "The dealer wins a 小胡" 1: 小胡 and is_dealer
-    return 1 if ((c.n[8] != 0) and (c.h.seat == c.h.dealer)) else 0
+    return 1 if ((c.n[FAN_08] != 0) and (c.h.seat == c.h.dealer)) else 0
 
 
 cdef long long fan_18_loser_s_openings(Ctx* c, int loser) noexcept:
@@ -1631,34 +927,34 @@ cdef long long fan_23_loser_s_wilds_laid_aside(Ctx* c, int loser) noexcept:
 
 cdef long long fan_24(Ctx* c, int loser) noexcept:
     # loser fan 放炮 "Discarded into a 小胡" 1: 小胡 and loser.discarder
-    return 1 if ((c.n[8] != 0) and c.losers[loser].discarder) else 0
+    return 1 if ((c.n[FAN_08] != 0) and c.losers[loser].discarder) else 0
 
 
 cdef long long fan_25(Ctx* c, int loser) noexcept:
     # loser fan 庄闲 "The dealer loses a 小胡" 1: 小胡 and loser.dealer
-    return 1 if ((c.n[8] != 0) and c.losers[loser].dealer) else 0
+    return 1 if ((c.n[FAN_08] != 0) and c.losers[loser].dealer) else 0
 
 
 cdef void count_fans(Ctx* c) noexcept:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
-    c.n[0] = fan_00_all_pungs(c)
-    c.n[1] = fan_01_full_flush(c)
-    c.n[2] = fan_02_all_winds(c)
-    c.n[3] = fan_03_all_2_5_and_8(c)
-    c.n[4] = fan_04_all_claimed(c)
-    c.n[5] = fan_05_self_drawn_from_the_last_tiles(c)
-    c.n[6] = fan_06_win_on_a_kong_s_replacement(c)
-    c.n[7] = fan_07_robbing_a_kong(c)
-    c.n[8] = fan_08(c)
-    c.n[9] = fan_09_openings(c)
-    c.n[10] = fan_10(c)
-    c.n[11] = fan_11_concealed_kong(c)
-    c.n[12] = fan_12_red_dragon_laid_aside(c)
-    c.n[13] = fan_13_pizi_laid_aside(c)
-    c.n[14] = fan_14_wild_laid_aside(c)
-    c.n[15] = fan_15_hard_win(c)
-    c.n[16] = fan_16(c)
-    c.n[17] = fan_17(c)
+    c.n[FAN_00_ALL_PUNGS] = fan_00_all_pungs(c)
+    c.n[FAN_01_FULL_FLUSH] = fan_01_full_flush(c)
+    c.n[FAN_02_ALL_WINDS] = fan_02_all_winds(c)
+    c.n[FAN_03_ALL_2_5_AND_8] = fan_03_all_2_5_and_8(c)
+    c.n[FAN_04_ALL_CLAIMED] = fan_04_all_claimed(c)
+    c.n[FAN_05_SELF_DRAWN_FROM_THE_LAST_TILES] = fan_05_self_drawn_from_the_last_tiles(c)
+    c.n[FAN_06_WIN_ON_A_KONG_S_REPLACEMENT] = fan_06_win_on_a_kong_s_replacement(c)
+    c.n[FAN_07_ROBBING_A_KONG] = fan_07_robbing_a_kong(c)
+    c.n[FAN_08] = fan_08(c)
+    c.n[FAN_09_OPENINGS] = fan_09_openings(c)
+    c.n[FAN_10] = fan_10(c)
+    c.n[FAN_11_CONCEALED_KONG] = fan_11_concealed_kong(c)
+    c.n[FAN_12_RED_DRAGON_LAID_ASIDE] = fan_12_red_dragon_laid_aside(c)
+    c.n[FAN_13_PIZI_LAID_ASIDE] = fan_13_pizi_laid_aside(c)
+    c.n[FAN_14_WILD_LAID_ASIDE] = fan_14_wild_laid_aside(c)
+    c.n[FAN_15_HARD_WIN] = fan_15_hard_win(c)
+    c.n[FAN_16] = fan_16(c)
+    c.n[FAN_17] = fan_17(c)
 
 
 cdef void value_fans(Ctx* c) noexcept:
@@ -1670,7 +966,9 @@ cdef void value_fans(Ctx* c) noexcept:
 
 cdef long long score_0(Ctx* c) noexcept:
     # let 大胡数 = 碰碰胡 + 清一色 + 风一色 + 将一色 + 全求人 + 海底捞 + 杠上花 + 抢杠
-    return (c.n[0] + c.n[1] + c.n[2] + c.n[3] + c.n[4] + c.n[5] + c.n[6] + c.n[7])
+    return plus(c, plus(c,
+                        plus(c, plus(c, plus(c, plus(c, plus(c, c.n[FAN_00_ALL_PUNGS], c.n[FAN_01_FULL_FLUSH]), c.n[FAN_02_ALL_WINDS]), c.n[FAN_03_ALL_2_5_AND_8]), c.n[FAN_04_ALL_CLAIMED]), c.n[FAN_05_SELF_DRAWN_FROM_THE_LAST_TILES]),
+                        c.n[FAN_06_WIN_ON_A_KONG_S_REPLACEMENT]), c.n[FAN_07_ROBBING_A_KONG])
 
 
 cdef long long score_1_value(Ctx* c) noexcept:
@@ -1688,17 +986,18 @@ cdef void score_reading(Ctx* c) noexcept:
 
 cdef long long let_settle_0(Ctx* c, int loser) noexcept:
     # let 赢家下铺 = total - 自摸 - 庄家
-    return (c.total - c.n[16] - c.n[17])
+    return minus(c, minus(c, c.total, c.n[FAN_16]), c.n[FAN_17])
 
 
 cdef long long let_settle_1(Ctx* c, int loser) noexcept:
     # let 输家下铺 = loser_total - 放炮 - 庄闲
-    return (c.share_total[loser] - fan_24(c, loser) - fan_25(c, loser))
+    return minus(c, minus(c, c.share_total[loser], fan_24(c, loser)), fan_25(c, loser))
 
 
 cdef long long let_settle_2(Ctx* c, int loser) noexcept:
     # let 算自摸 = self_drawn and 杠上花 + 海底捞 == 0
-    return (c.h.context[CTX_self_drawn] and ((c.n[6] + c.n[5]) == 0))
+    return (c.h.context[CTX_self_drawn]
+            and (plus(c, c.n[FAN_06_WIN_ON_A_KONG_S_REPLACEMENT], c.n[FAN_05_SELF_DRAWN_FROM_THE_LAST_TILES]) == 0))
 
 
 cdef long long let_settle_3(Ctx* c, int loser) noexcept:
@@ -1715,7 +1014,7 @@ cdef long long let_settle_4(Ctx* c, int loser) noexcept:
 
 cdef long long let_settle_5(Ctx* c, int loser) noexcept:
     # let 所输 = 底 * 2 ^ (total + loser_total)
-    return times(c, let_settle_4(c, loser), power(c, 2, (c.total + c.share_total[loser])))
+    return times(c, let_settle_4(c, loser), power(c, 2, plus(c, c.total, c.share_total[loser])))
 
 
 cdef long long let_settle_6(Ctx* c, int loser) noexcept:
@@ -1730,638 +1029,19 @@ cdef long long let_settle_7(Ctx* c, int loser) noexcept:
                                                                                    c.h.options[OPTION_3]) if (c.h.options[OPTION_3] > 0)
             else let_settle_5(c, loser))
 
-# ================================================================ decompositions
-# Every decomposition, in the order of dsl.decompose: shapes as the spec lists them; sets and a pair by
-# recursion over tile counts, lowest tile first, trying pair, pung, chow; then one decomposition per
-# distinct group that can hold the winning tile. The order matters: the first of equal totals wins.
-
-
-cdef void search(Ctx* c) noexcept:
-    c.d.shape = T_standard
-    if standard(c, True):
-        return
-    c.d.shape = T_loose
-    if loose(c):
-        return
-
-
-cdef struct Readings:
-    # The ways to read the concealed tiles left as sets and one pair.
-    int n
-    int size[MAX_READINGS]
-    int kind[MAX_READINGS][SETS + 1]
-    int tile[MAX_READINGS][SETS + 1]
-    int mask[MAX_READINGS][SETS + 1]  # the places wilds fill
-
-
-cdef bint sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows) noexcept:
-    """Every reading of c.left as `sets` sets and a pair (decompose._standard), taking the lowest tile
-    first so each reading is found once; the groups found so far are on c.stack from `c.stack_base`.
-    Readings go into `found`, or with found NULL are placed at once (True: the search may stop)."""
-    cdef int i = start, k, r
-    while i < N_TILES and c.left[i] == 0:
-        i += 1
-    if i == N_TILES:
-        if sets != 0 or not paired:
-            return False
-        if found == NULL:
-            return place_win(c)
-        record(c, found)
-        return False
-    if not paired and c.left[i] >= 2:
-        push(c, PAIR, i)
-        c.left[i] -= 2
-        if sets_and_pair(c, found, i, sets, True, chows):
-            return True
-        c.left[i] += 2
-        c.n_stack -= 1
-    if sets > 0 and c.left[i] >= 3:
-        push(c, PUNG, i)
-        c.left[i] -= 3
-        if sets_and_pair(c, found, i, sets - 1, paired, chows):
-            return True
-        c.left[i] += 3
-        c.n_stack -= 1
-    if sets > 0 and chows and CHOW_START[i] and c.left[i + 1] > 0 and c.left[i + 2] > 0:
-        push(c, CHOW, i)
-        c.left[i] -= 1
-        c.left[i + 1] -= 1
-        c.left[i + 2] -= 1
-        if sets_and_pair(c, found, i, sets - 1, paired, chows):
-            return True
-        c.left[i] += 1
-        c.left[i + 1] += 1
-        c.left[i + 2] += 1
-        c.n_stack -= 1
-    return False
-
-
-cdef bint place_readings(Ctx* c, const Readings* found, const int* order) noexcept:
-    """Each reading, in the given order; True stops the search."""
-    cdef int r, k
-    for r in range(found.n):
-        c.n_stack = c.stack_base
-        for k in range(found.size[order[r]]):
-            push_masked(c, found.kind[order[r]][k], found.tile[order[r]][k], found.mask[order[r]][k])
-        if place_win(c):
-            return True
-    return False
-
-
-cdef bint standard(Ctx* c, bint chows) noexcept:
-    """Sets and one pair, for every split of the wild tiles held."""
-    return each_split(c, chows, False)
-
-
-cdef bint standard_split(Ctx* c, bint chows) noexcept:
-    """Sets and one pair of c.split with c.jokers wilds, readings tried set by set in tile order, a pung
-    before a chow on the same tile (decompose._reading_order), each once; True when the search may stop."""
-    cdef Readings found
-    cdef int order[MAX_READINGS]
-    cdef int keys[MAX_READINGS][SETS + 1]
-    cdef int sets = SETS - c.h.n_sets
-    cdef int r, j
-    if sets < 0 or c.n_concealed != 3 * sets + 2:
-        return False  # the tile count alone rules the shape out
-    memcpy(c.left, c.split, sizeof(c.left))
-    c.n_stack = 0
-    c.stack_base = 0
-    found.n = 0
-    if c.jokers == 0:
-        if c.mode == SEARCH_ANY:  # any reading will do: no need to order them
-            return sets_and_pair(c, NULL, 0, sets, False, chows)
-        sets_and_pair(c, &found, 0, sets, False, chows)
-    else:
-        sets_and_pair_wild(c, &found, 0, sets, False, chows, c.jokers)
-        drop_repeats(&found)
-    for r in range(found.n):
-        reading_key(&found, r, keys[r], sets)
-        j = r  # a stable insertion sort by key
-        while j > 0 and key_before(keys[r], keys[order[j - 1]], sets):
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = r
-    return place_readings(c, &found, order)
-
-
-
-# ---------------------------------------------------------------- wild tiles (dsl.decompose)
-
-
-cdef bint each_split(Ctx* c, bint chows, bint loose_shape) noexcept:
-    """Every split of the wild tiles held (decompose._wild_splits): of each wild tile, lowest first, none
-    to all of its copies set apart as wilds, the last wild tile's number changing fastest."""
-    cdef int held[N_TILES]
-    cdef int used[N_TILES]
-    cdef int n_held = 0, t, k
-    for t in range(N_TILES):
-        if has_tile(c.h.wild, t) and c.counts[t] > 0:
-            held[n_held] = t
-            used[n_held] = 0
-            n_held += 1
-    while True:
-        memcpy(c.split, c.counts, sizeof(c.split))
-        c.jokers = 0
-        for k in range(n_held):
-            c.split[held[k]] -= used[k]
-            c.jokers += used[k]
-        c.joker_win = c.win >= 0 and has_tile(c.h.wild, c.win) and c.split[c.win] == 0
-        if loose_readings(c) if loose_shape else standard_split(c, chows):
-            return True
-        k = n_held - 1
-        while k >= 0 and used[k] == c.counts[held[k]]:
-            used[k] = 0
-            k -= 1
-        if k < 0:
-            return False
-        used[k] += 1
-
-
-cdef bint loose(Ctx* c) noexcept:
-    """No shape at all (乱风乱将): every tile held a single, every wild set apart a group of its own."""
-    return each_split(c, False, True)
-
-
-cdef bint loose_readings(Ctx* c) noexcept:
-    cdef int sets = SETS - c.h.n_sets, t, k, n = 0
-    for t in range(N_TILES):
-        n += c.split[t]
-    if sets < 0 or n + c.jokers != 3 * sets + 2:
-        return False
-    c.n_stack = 0
-    for t in range(N_TILES):
-        for k in range(c.split[t]):
-            push(c, SINGLE, t)
-    for t in range(N_TILES):
-        for k in range(c.counts[t] - c.split[t]):
-            push_masked(c, WILD, t, 1)
-    return place_win(c)
-
-
-cdef void record(Ctx* c, Readings* found) noexcept:
-    """The groups on the stack as one more reading; too many readings leave the hand to the interpreter."""
-    cdef int r = found.n, k
-    if r == MAX_READINGS:
-        c.inexact = True
-        return
-    found.n += 1
-    found.size[r] = c.n_stack - c.stack_base
-    for k in range(c.stack_base, c.n_stack):
-        found.kind[r][k - c.stack_base] = c.stack_kind[k]
-        found.tile[r][k - c.stack_base] = c.stack_tile[k]
-        found.mask[r][k - c.stack_base] = c.stack_mask[k]
-
-
-cdef void sets_and_pair_wild(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows,
-                             int jokers) noexcept:
-    """Every reading of c.left and `jokers` wilds as sets and a pair (decompose._standard_wild): each group
-    holds the lowest tile left; its other places are held tiles or wilds (pair, then pung: most held
-    first; then chows starting at, one below and two below that tile)."""
-    cdef int i = start, held, k, low, place, mask, filled, need, p
-    cdef bint ok
-    while i < N_TILES and c.left[i] == 0:
-        i += 1
-    if i == N_TILES:
-        wilds_alone(c, found, sets, paired, chows, jokers, 0)
-        return
-    if not paired:
-        for held in range(2, 0, -1):
-            if c.left[i] >= held and jokers >= 2 - held and (held == 2 or has_tile(c.free, i)):
-                push_masked(c, PAIR, i, (1 << (2 - held)) - 1)
-                c.left[i] -= held
-                sets_and_pair_wild(c, found, i, sets, True, chows, jokers - (2 - held))
-                c.left[i] += held
-                c.n_stack -= 1
-    if sets > 0:
-        for held in range(3, 0, -1):
-            if c.left[i] >= held and jokers >= 3 - held and (held == 3 or has_tile(c.free, i)):
-                push_masked(c, PUNG, i, (1 << (3 - held)) - 1)
-                c.left[i] -= held
-                sets_and_pair_wild(c, found, i, sets - 1, paired, chows, jokers - (3 - held))
-                c.left[i] += held
-                c.n_stack -= 1
-    if sets == 0 or not chows:
-        return
-    for k in range(3):
-        low = i - k
-        if low < 0 or not CHOW_START[low]:
-            continue
-        place = k
-        for mask in range(1 << (2 - place)):  # the places above the held tile: a set bit is a wild
-            filled = ((1 << place) - 1) | (mask << (place + 1))
-            need = popcount(filled)
-            ok = need <= jokers
-            for p in range(3):
-                if (filled >> p) & 1 and not has_tile(c.free, low + p):
-                    ok = False
-                elif p > place and not (filled >> p) & 1 and c.left[low + p] == 0:
-                    ok = False
-            if not ok:
-                continue
-            for p in range(place, 3):
-                if p == place or not (filled >> p) & 1:
-                    c.left[low + p] -= 1
-            push_masked(c, CHOW, low, filled)
-            sets_and_pair_wild(c, found, i, sets - 1, paired, chows, jokers - need)
-            c.n_stack -= 1
-            for p in range(place, 3):
-                if p == place or not (filled >> p) & 1:
-                    c.left[low + p] += 1
-
-
-cdef void wilds_alone(Ctx* c, Readings* found, int sets, bint paired, bint chows, int jokers, int lowest) noexcept:
-    """Groups of wilds alone once every held tile is placed (decompose._wilds_alone): a pair of any tile
-    first, then sets in order (a pung of a tile before a chow starting on it)."""
-    cdef int t, key
-    cdef bint chow
-    if jokers != 3 * sets + (0 if paired else 2):
-        return
-    if not paired:
-        for t in range(N_TILES):
-            if has_tile(c.free, t):
-                push_masked(c, PAIR, t, 3)
-                wilds_alone(c, found, sets, True, chows, jokers - 2, 0)
-                c.n_stack -= 1
-        return
-    if sets == 0:
-        record(c, found)
-        return
-    for key in range(lowest, 2 * N_TILES):
-        t = key >> 1
-        chow = key & 1
-        if chow and not (chows and CHOW_START[t] and has_tile(c.free, t) and has_tile(c.free, t + 1)
-                         and has_tile(c.free, t + 2)):
-            continue
-        if not chow and not has_tile(c.free, t):
-            continue
-        push_masked(c, CHOW if chow else PUNG, t, 7)
-        wilds_alone(c, found, sets - 1, True, chows, jokers - 3, key)
-        c.n_stack -= 1
-
-
-cdef void drop_repeats(Readings* found) noexcept:
-    """Keep the first of readings with the same groups (decompose._unique): wilds can form them in
-    another order."""
-    cdef int codes[MAX_READINGS][SETS + 1]
-    cdef int r, k, j, value, n = 0
-    cdef bint repeat
-    for r in range(found.n):
-        for k in range(found.size[r]):  # the groups as sorted codes
-            value = (found.kind[r][k] * N_TILES + found.tile[r][k]) * 8 + found.mask[r][k]
-            j = k
-            while j > 0 and codes[n][j - 1] > value:
-                codes[n][j] = codes[n][j - 1]
-                j -= 1
-            codes[n][j] = value
-        repeat = False
-        for j in range(n):
-            if found.size[j] == found.size[r]:
-                repeat = True
-                for k in range(found.size[r]):
-                    if codes[j][k] != codes[n][k]:
-                        repeat = False
-                        break
-                if repeat:
-                    break
-        if repeat:
-            continue
-        found.size[n] = found.size[r]
-        for k in range(found.size[r]):
-            found.kind[n][k] = found.kind[r][k]
-            found.tile[n][k] = found.tile[r][k]
-            found.mask[n][k] = found.mask[r][k]
-        n += 1
-    found.n = n
-
-
-cdef void read_tiles(Ctx* c) noexcept:
-    """The tiles as this reading reads them (decompose.reading_tiles): wilds as the tiles they stand for,
-    loose wilds and tiles laid aside left out; and how many wilds it substitutes."""
-    cdef int k, t
-    cdef const Group* g
-    cdef unsigned long long left
-    memset(c.held, 0, sizeof(c.held))
-    c.held_tiles = 0
-    c.suit_bits = 0
-    c.substituted = 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        c.substituted += popcount(g.mask)
-        if g.aside or g.kind == WILD:
-            continue
-        if popcount(g.tiles) == g.size:
-            left = g.tiles
-            while left:
-                c.held[lowest_tile(left)] += 1
-                left &= left - 1
-        else:
-            c.held[g.tile] += g.size
-    for t in range(N_TILES):
-        if c.held[t]:
-            c.held_tiles |= 1ULL << t
-            c.suit_bits |= SUIT_BIT[t]
-    c.suits = popcount(c.suit_bits)
-
-
-cdef void reading_key(const Readings* found, int r, int* key, int sets) noexcept:
-    """The sets of a reading as (tile, is chow) pairs, sorted: tile * 2 + (1 for a chow)."""
-    cdef int k, j, value, n = 0
-    for k in range(found.size[r]):
-        if found.kind[r][k] == PAIR:
-            continue
-        value = found.tile[r][k] * 2 + (found.kind[r][k] == CHOW)
-        j = n
-        while j > 0 and key[j - 1] > value:
-            key[j] = key[j - 1]
-            j -= 1
-        key[j] = value
-        n += 1
-
-
-cdef bint key_before(const int* a, const int* b, int sets) noexcept:
-    cdef int k
-    for k in range(sets):
-        if a[k] != b[k]:
-            return a[k] < b[k]
-    return False
-
-
-cdef inline void push(Ctx* c, int kind, int tile) noexcept:
-    c.stack_kind[c.n_stack] = kind
-    c.stack_tile[c.n_stack] = tile
-    c.stack_mask[c.n_stack] = 0
-    c.n_stack += 1
-
-
-cdef inline void push_masked(Ctx* c, int kind, int tile, int mask) noexcept:
-    """A group whose places in `mask` are filled by wilds."""
-    push(c, kind, tile)
-    c.stack_mask[c.n_stack - 1] = mask
-
-
-cdef inline bint is_set(const Group* g) noexcept:
-    return g.kind != PAIR and g.kind != SINGLE and g.kind != KNITTED and g.kind != WILD and not g.aside
-
-
-cdef inline bint holds_tile(const Group* g, int tile) noexcept:
-    """The tile is one of the group's held tiles, not a wild standing for it (decompose._held_part)."""
-    if not has_tile(g.tiles, tile):
-        return False
-    if g.mask == 0:
-        return True
-    if g.kind == CHOW:
-        return not (g.mask >> (tile - g.tile)) & 1
-    return popcount(g.mask) < g.size
-
-
-cdef bint place_win(Ctx* c) noexcept:
-    """The decompositions of one reading of the concealed tiles: one per distinct group holding the
-    winning tile, which is concealed only when self-drawn."""
-    cdef int k, j, n_seen = 0
-    cdef int seen_kind[MAX_GROUPS]
-    cdef int seen_tile[MAX_GROUPS]
-    cdef int seen_mask[MAX_GROUPS]
-    cdef int as_tile
-    cdef Group* g
-    cdef bint stop, seen
-    c.d.n_groups = c.n_declared + c.n_stack
-    for k in range(c.n_stack):
-        hand_group(&c.d.groups[c.n_declared + k], c.stack_kind[k], c.stack_tile[k], c.stack_mask[k])
-    for k in range(c.n_stack):
-        g = &c.d.groups[c.n_declared + k]
-        if c.joker_win:  # a wild winning tile sits in a group of wilds (a loose wild of its own kind)
-            if g.mask == 0 or (g.kind == WILD and g.tile != c.win):
-                continue
-            as_tile = g.tile + lowest_tile(g.mask) if g.kind == CHOW else g.tile
-        elif not holds_tile(g, c.win):
-            continue
-        else:
-            as_tile = c.win
-        seen = False
-        for j in range(n_seen):
-            seen = seen or (seen_kind[j] == c.stack_kind[k] and seen_tile[j] == c.stack_tile[k]
-                            and seen_mask[j] == c.stack_mask[k])
-        if seen:
-            continue
-        seen_mask[n_seen] = c.stack_mask[k]
-        seen_kind[n_seen] = c.stack_kind[k]
-        seen_tile[n_seen] = c.stack_tile[k]
-        n_seen += 1
-        g.with_win = True
-        g.concealed = c.h.self_drawn
-        c.d.wait = wait_of(g, as_tile)
-        stop = visit(c)
-        g.with_win = False
-        g.concealed = True
-        if stop:
-            return True
-    return False
-
-
-cdef void hand_group(Group* g, int kind, int tile, int mask) noexcept:
-    """A group of the concealed tiles; a knitted straight comes as its number."""
-    g.kind = kind
-    g.declared = False
-    g.concealed = True
-    g.opens = False
-    g.with_win = False
-    g.mask = mask
-    g.aside = False
-    g.tile = tile
-    g.size = 3 if kind == CHOW or kind == PUNG else 2 if kind == PAIR else 1
-    g.tiles = (7ULL << tile) if kind == CHOW else (1ULL << tile)
-
-
-cdef int wait_of(const Group* g, int win) noexcept:
-    """The wait the winning tile completes (decompose._wait)."""
-    if g.kind == KNITTED:
-        return T_knitted
-    if g.kind == PAIR or g.kind == SINGLE or g.kind == WILD:
-        return T_single
-    if g.kind == PUNG:
-        return T_pung_wait
-    if win == g.tile + 1:
-        return T_closed
-    if (win == g.tile and TILE_RANK[g.tile] == 7) or (win == g.tile + 2 and TILE_RANK[g.tile] == 1):
-        return T_edge
-    return T_two_sided
-
-
-cdef bint visit(Ctx* c) noexcept:
-    """One decomposition with its winning tile placed; True stops the search."""
-    cdef int unmet
-    c.n_decompositions += 1
-    read_tiles(c)
-    count_fans(c)  # requirements read fans
-    unmet = unmet_requirement(c)
-    if c.mode == SEARCH_ANY:
-        c.found = unmet < 0
-        return c.found
-    if unmet >= 0:
-        if c.first_unmet < 0:
-            c.first_unmet = unmet
-        return False
-    value_fans(c)
-    c.total = resolve(c.n, c.v, c.cnt, 0, HAND_FANS)
-    score_reading(c)
-    c.rank = c.scores[1]
-    if not c.have_best or c.rank > c.best_rank or (c.rank == c.best_rank and has_preferred_fan(c)):
-        c.have_best = True
-        c.best_total = c.total
-        c.best_rank = c.rank
-        memcpy(&c.best_d, &c.d, sizeof(Decomposition))
-        memcpy(c.best_n, c.n, sizeof(c.n))
-        memcpy(c.best_v, c.v, sizeof(c.v))
-        memcpy(c.best_cnt, c.cnt, sizeof(c.cnt))
-        memcpy(c.best_scores, c.scores, sizeof(c.scores))
-        memcpy(c.best_held, c.held, sizeof(c.held))
-        c.best_held_tiles = c.held_tiles
-        c.best_suits = c.suits
-        c.best_substituted = c.substituted
-    return False
-
-
-cdef bint has_preferred_fan(const Ctx* c) noexcept:
-    cdef int k
-    for k in range(N_PREFERRED):
-        if c.cnt[PREFERRED[k]] > 0:
-            return True
-    return False
-
-# ================================================================ exclusions and scoring
-
-
-cdef inline bint outranks(int a, int b, const long long* v) noexcept:
-    return v[a] > v[b] or (v[a] == v[b] and FAN_ORDER[a] < FAN_ORDER[b])
-
-
-cdef long long resolve(const long long* n, const long long* v, long long* cnt, int first, int last) noexcept:
-    """不计 and exclusive groups over fans first..last-1 (interpreter.resolve_exclusions); the total.
-
-    Fans that occur are taken from the most valuable down, declaration order breaking ties. One whose
-    occurrences are not all taken away counts them, then removes the fans of its CUT mask and the
-    occurrences of its partial exclusions; a fan that was removed removes nothing."""
-    cdef int present[FAN_SLOTS]
-    cdef long long remaining[FAN_SLOTS]
-    cdef unsigned long long cut[MASK_WORDS]
-    cdef int n_present = 0, i, j, k, fan, word
-    cdef long long total = 0
-    for i in range(first, last):
-        cnt[i] = 0
-        remaining[i] = n[i]
-        if n[i] > 0:
-            j = n_present
-            while j > 0 and outranks(i, present[j - 1], v):
-                present[j] = present[j - 1]
-                j -= 1
-            present[j] = i
-            n_present += 1
-    memset(cut, 0, sizeof(cut))
-    for k in range(n_present):
-        fan = present[k]
-        if (cut[fan >> 6] >> (fan & 63)) & 1 or remaining[fan] <= 0:
-            continue
-        cnt[fan] = remaining[fan]
-        total += v[fan] * cnt[fan]
-        for word in range(MASK_WORDS):
-            cut[word] |= CUT[fan * MASK_WORDS + word]
-        for j in range(PARTIAL_FROM[fan], PARTIAL_FROM[fan + 1]):
-            remaining[PARTIAL_TARGET[j]] -= PARTIAL_TIMES[j]
-    return total
-
-
-
-
-cdef void restore_best(Ctx* c) noexcept:
-    memcpy(&c.d, &c.best_d, sizeof(Decomposition))
-    memcpy(c.n, c.best_n, sizeof(c.n))
-    memcpy(c.v, c.best_v, sizeof(c.v))
-    memcpy(c.cnt, c.best_cnt, sizeof(c.cnt))
-    c.total = c.best_total
-    memcpy(c.held, c.best_held, sizeof(c.held))
-    c.held_tiles = c.best_held_tiles
-    c.suits = c.best_suits
-    c.substituted = c.best_substituted
-
-
-cdef long long counted_towards_minimum(const Ctx* c) noexcept:
-    cdef long long total = c.total
-    cdef int k
-    for k in range(N_MINIMUM_EXCLUDED):
-        total -= c.v[MINIMUM_EXCLUDED[k]] * c.cnt[MINIMUM_EXCLUDED[k]]
-    return total
-
-
-cdef list fans_of(const long long* v, const long long* cnt, int first, int last):
-    """The counted fans first..last-1 as result objects, in declaration order."""
-    cdef list fans = []
-    cdef int k, i
-    for k in range(FANS):
-        i = BY_ORDER[k]
-        if first <= i < last and cnt[i] > 0:
-            fans.append({"name": FAN_NAMES[i], "en": FAN_ENGLISH[i], "value": v[i], "count": cnt[i]})
-    return fans
-
 # ================================================================ settlement
 
 
-cdef void settle(Ctx* c) noexcept:
-    """Losers in seat order, the fans of each one's share, then the payments (Interpreter._settle)."""
-    cdef int seat, k = 0
-    cdef Loser* loser
-    for seat in range(N_PLAYERS):
-        if seat == c.h.seat or c.h.out[seat]:
-            continue
-        loser = &c.losers[k]
-        loser.seat = seat
-        loser.dealer = seat == c.h.dealer
-        loser.discarder = seat == c.h.discarder
-        loser.opened = c.h.opened[seat]
-        loser_melds(c, k, seat)
-        k += 1
-    c.n_losers = k
-    for k in range(c.n_losers):
-        share(c, k)
-    memset(c.payments, 0, sizeof(c.payments))
-
-
-cdef void loser_melds(Ctx* c, int loser, int seat) noexcept:
-    """`loser_melds`: a loser's declared melds as groups (decompose.declared_group)."""
-    cdef int k, j
-    cdef const Meld* meld
-    cdef Group* g
-    c.n_loser_melds[loser] = c.h.n_other[seat]
-    for k in range(c.h.n_other[seat]):
-        meld = &c.h.other[seat][k]
-        g = &c.loser_melds[loser][k]
-        g.kind = MELD_GROUP[meld.kind]
-        g.tile = meld.tiles[0]
-        g.size = meld.size
-        g.declared = True
-        g.concealed = MELD_CONCEALED[meld.kind]
-        g.opens = MELD_OPENS[meld.kind]
-        g.with_win = False
-        g.mask = 0
-        g.aside = MELD_ASIDE[meld.kind]
-        g.tiles = 0
-        for j in range(meld.size):
-            g.tiles |= 1ULL << meld.tiles[j]
-
-
-cdef void share(Ctx* c, int loser) noexcept:
-    """The loser fans of one loser's share, after their own exclusions."""
-    cdef long long* n = c.share_n[loser]
-    cdef long long* v = c.share_v[loser]
-    n[18] = fan_18_loser_s_openings(c, loser)
-    n[19] = fan_19_loser_s_exposed_kongs(c, loser)
-    n[20] = fan_20_loser_s_concealed_kongs(c, loser)
-    n[21] = fan_21_loser_s_red_dragons_laid_aside(c, loser)
-    n[22] = fan_22_loser_s_pizi_laid_aside(c, loser)
-    n[23] = fan_23_loser_s_wilds_laid_aside(c, loser)
-    n[24] = fan_24(c, loser)
-    n[25] = fan_25(c, loser)
-    memcpy(v, FAN_AMOUNT, sizeof(c.share_v[loser]))
-    c.share_total[loser] = resolve(n, v, c.share_cnt[loser], HAND_FANS, FANS)
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+    """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
+    n[FAN_18_LOSER_S_OPENINGS] = fan_18_loser_s_openings(c, loser)
+    n[FAN_19_LOSER_S_EXPOSED_KONGS] = fan_19_loser_s_exposed_kongs(c, loser)
+    n[FAN_20_LOSER_S_CONCEALED_KONGS] = fan_20_loser_s_concealed_kongs(c, loser)
+    n[FAN_21_LOSER_S_RED_DRAGONS_LAID_ASIDE] = fan_21_loser_s_red_dragons_laid_aside(c, loser)
+    n[FAN_22_LOSER_S_PIZI_LAID_ASIDE] = fan_22_loser_s_pizi_laid_aside(c, loser)
+    n[FAN_23_LOSER_S_WILDS_LAID_ASIDE] = fan_23_loser_s_wilds_laid_aside(c, loser)
+    n[FAN_24] = fan_24(c, loser)
+    n[FAN_25] = fan_25(c, loser)
 
 
 cdef int unmet_settle_requirement(Ctx* c) noexcept:
@@ -2372,23 +1052,15 @@ cdef int unmet_settle_requirement(Ctx* c) noexcept:
     return -1
 
 
-cdef inline void transfer(Ctx* c, int loser, long long amount) noexcept:
-    c.payments[c.losers[loser].seat] -= amount
-    c.payments[c.h.seat] += amount
-
-
-cdef void pay_liable(Ctx* c) noexcept:
+cdef void liable(Ctx* c) noexcept:
     """`liable:`: the first loser (seat order) it holds for pays what every loser owes, the others nothing."""
-    cdef int k, j
-    cdef long long owed = 0
+    cdef int k
     for k in range(c.n_losers):
-        # liable: ((c.losers[k].discarder and ((c.n[7] != 0) or ((c.n[4] != 0) and c.h.context[CTX_not_ready]))) or ((c.losers[k].seat == c.h.context[CTX_flush_liable]) and ((c.n[1] + c.n[2] + c.n[3]) > 0)))
-        if ((c.losers[k].discarder and ((c.n[7] != 0) or ((c.n[4] != 0) and c.h.context[CTX_not_ready])))
-            or ((c.losers[k].seat == c.h.context[CTX_flush_liable]) and ((c.n[1] + c.n[2] + c.n[3]) > 0))):
-            for j in range(c.n_losers):
-                owed -= c.payments[c.losers[j].seat]
-                c.payments[c.losers[j].seat] = 0
-            c.payments[c.losers[k].seat] = -owed
+        if ((c.losers[k].discarder
+             and ((c.n[FAN_07_ROBBING_A_KONG] != 0) or ((c.n[FAN_04_ALL_CLAIMED] != 0) and c.h.context[CTX_not_ready])))
+            or ((c.losers[k].seat == c.h.context[CTX_flush_liable])
+                and (plus(c, plus(c, c.n[FAN_01_FULL_FLUSH], c.n[FAN_02_ALL_WINDS]), c.n[FAN_03_ALL_2_5_AND_8]) > 0))):
+            pay_liable(c, k)
             return
 
 
@@ -2399,123 +1071,131 @@ cdef bint pay(Ctx* c) noexcept:
         # self_drawn: each loser pays 应付
         for k in range(c.n_losers):
             transfer(c, k, let_settle_7(c, k))
-        pay_liable(c)
+        liable(c)
         return True
     if not c.h.self_drawn:
         # discard: each loser pays 应付
         for k in range(c.n_losers):
             transfer(c, k, let_settle_7(c, k))
-        pay_liable(c)
+        liable(c)
         return True
     return False
 
-# ================================================================ results and the public API
+# ================================================================ the checker: these tables and rules on the shared runtime
+
+CHECKER = Checker(SPEC_NAME, SPEC_PATH, SPEC_HASH, BUNDLED, TEXT_VALUES, TILE_CODES, KEYS, MELD_KINDS, OPTIONS,
+                  FAN_NAMES, FAN_ENGLISH, REASONS, SETTLE_REASONS, NO_SHAPE, SCORE_NAMES, SCORE_KINDS,
+                  True)
 
 
-cdef object score_hand(const Hand* h):
-    """The result of a valid case, or None when the reference interpreter must compute it."""
-    cdef Ctx c
-    cdef long long counted
-    if h.win < 0:
-        waits = wait_codes(h)
-        if waits is None:
-            return None
-        return {"ok": True, "winning": False, "reason": "no winning tile given", "waits": waits}
-    prepare(&c, h, h.win, SEARCH_BEST)
-    search(&c)
-    if c.inexact:
-        return None
-    if not c.have_best:
-        reason = NO_SHAPE if c.n_decompositions == 0 else REASONS[c.first_unmet]
-        return {"ok": True, "winning": False, "reason": reason}
-    restore_best(&c)
-    fans = fans_of(c.v, c.cnt, 0, HAND_FANS)
-    counted = counted_towards_minimum(&c)
-    minimum = 0
-    if counted < minimum:
-        return {"ok": True, "winning": False, "fans": fans, "total": c.total,
-                "reason": f"{counted} fan is below the minimum of {minimum}"}
-    result = {"ok": True, "winning": True, "fans": fans, "total": c.total}
-    result['大胡数'] = c.best_scores[0]
-    result['value'] = c.best_scores[1]
-    settle(&c)
-    unmet = unmet_settle_requirement(&c)
-    if c.inexact:
-        return None
-    if unmet >= 0:
-        return {"ok": True, "winning": False, "fans": fans, "total": c.total, "reason": SETTLE_REASONS[unmet]}
-    paid = pay(&c)
-    if c.inexact:
-        return None
-    if paid:
-        result["payments"] = [c.payments[k] for k in range(N_PLAYERS)]
-        result["shares"] = [{"seat": c.losers[k].seat, "fans": fans_of(c.share_v[k], c.share_cnt[k], HAND_FANS, FANS),
-                             "total": c.share_total[k]} for k in range(c.n_losers)]
-    return result
+cdef void link(Tables* t) noexcept:
+    t.n_tiles = N_TILES
+    t.n_players = N_PLAYERS
+    t.hand_size = 14
+    t.sets = 4
+    t.n_fans = FANS
+    t.hand_fans = HAND_FANS
+    t.mask_words = MASK_WORDS
+    t.extended = True
+    t.n_shapes = 2
+    t.shapes[0] = T_standard
+    t.shape_chows[0] = True
+    t.shapes[1] = T_loose
+    t.shape_chows[1] = True
+    t.tile_suit = TILE_SUIT
+    t.tile_rank = TILE_RANK
+    t.tile_numbered = TILE_NUMBERED
+    t.tile_copies = TILE_COPIES
+    t.chow_start = CHOW_START
+    t.suit_bit = SUIT_BIT
+    t.near = NEAR
+    t.always_near = ALWAYS_NEAR
+    t.flowers = FLOWERS
+    t.numbered = NUMBERED
+    t.all_tiles = ALL_TILES
+    t.loose = True
+    t.wind_tiles = WIND_TILES
+    t.n_knitted = 0
+    t.knitted = KNITTED_STRAIGHT
+    t.n_orphans = 13
+    t.orphans = ORPHANS
+    t.text_none = T_NONE
+    t.code_base = CODE_BASE
+    t.code_low = CODE_LOW
+    t.code_high = CODE_HIGH
+    t.code_flowers = CODE_FLOWERS
+    t.red_five = RED_FIVE
+    t.red_copies = RED_COPIES
+    t.next_tile = NEXT_TILE
+    t.previous_tile = PREVIOUS_TILE
+    t.indicator_tile = INDICATOR_TILE
+    t.n_hand_sets = 2
+    t.hand_set_tiles = HAND_SET_TILES
+    t.hand_set_removed = HAND_SET_REMOVED
+    t.hand_set_n_terms = HAND_SET_N_TERMS
+    t.hand_set_terms = HAND_SET_TERMS
+    t.n_wild_sets = 1
+    t.wild_sets = WILD_SETS
+    t.n_meld_kinds = 8
+    t.meld_shape = MELD_SHAPE
+    t.meld_group = MELD_GROUP
+    t.meld_concealed = MELD_CONCEALED
+    t.meld_opens = MELD_OPENS
+    t.meld_size = MELD_SIZE
+    t.meld_fixed = MELD_FIXED
+    t.meld_aside = MELD_ASIDE
+    t.meld_per_hand = MELD_PER_HAND
+    t.n_keys = 16
+    t.key_kind = KEY_KIND
+    t.key_slot = KEY_SLOT
+    t.key_indicator = KEY_INDICATOR
+    t.n_context = 12
+    t.ctx_self_drawn = 0
+    t.ctx_seat = 1
+    t.ctx_dealer = 2
+    t.ctx_discarder = 3
+    t.ctx_seat_wind = 4
+    t.no_seat = NO_SEAT
+    t.n_options = 6
+    t.option_kind = OPTION_KIND
+    t.option_default = OPTION_DEFAULT
+    t.fan_amount = FAN_AMOUNT
+    t.fan_order = FAN_ORDER
+    t.by_order = BY_ORDER
+    t.cut = CUT
+    t.partial_from = PARTIAL_FROM
+    t.partial_target = PARTIAL_TARGET
+    t.partial_times = PARTIAL_TIMES
+    t.n_preferred = N_PREFERRED
+    t.preferred = PREFERRED
+    t.n_minimum_excluded = N_MINIMUM_EXCLUDED
+    t.minimum_excluded = MINIMUM_EXCLUDED
+    t.has_supersede = False
+    t.supersede = 0
+    t.minimum = 0
+    t.minimum_option = -1
+    t.n_scores = 2
+    t.rank_score = 1
+    t.late_fans = False
+    t.requirements_read_fans = True
+    t.count_fans = count_fans
+    t.value_fans = value_fans
+    t.unmet_requirement = unmet_requirement
+    t.score_late_fans = NULL
+    t.score_reading = score_reading
+    t.has_settlement = True
+    t.loser_fans = loser_fans
+    t.unmet_settle_requirement = unmet_settle_requirement
+    t.pay = pay
+    t.pot = NULL
 
 
-cdef object wait_codes(const Hand* h):
-    cdef int tiles[N_TILES]
-    cdef bint inexact = False
-    cdef int n = find_waits(h, False, tiles, &inexact)
-    if inexact:
-        return None
-    return [TILE_CODES[tiles[k]] for k in range(n)]
+link(&(<Checker>CHECKER).t)
+CHECKER.link()
 
-
-cdef object _reference = None
-
-
-def reference_checker():
-    """The reference interpreter of this spec: it reads the cases the fast reader leaves, and answers the
-    rare case whose arithmetic leaves 64-bit integers."""
-    global _reference
-    if _reference is None:
-        _reference = reference(SPEC_NAME, SPEC_PATH, SPEC_HASH, BUNDLED)
-    return _reference
-
-
-cdef object evaluate_one(object case):
-    cdef Hand hand
-    if not read(case, &hand, True):
-        checker = reference_checker()
-        try:
-            full = read_case(checker.spec, case)
-        except HandError as exc:
-            return {"ok": False, "error": str(exc)}
-        if not from_hand(full, &hand):
-            return checker.evaluate(case)
-    result = score_hand(&hand)
-    return reference_checker().evaluate(case) if result is None else result
-
-
-def evaluate(case):
-    """Score one case of INTERFACE.md."""
-    return evaluate_one(case)
-
-
-def evaluate_many(cases):
-    """Score many cases in one call: a list of results, in order."""
-    collecting = gc.isenabled()
-    gc.disable()  # the results hold no reference cycles: no collection need look through them
-    try:
-        return [evaluate_one(case) for case in cases]
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def is_winning(case):
-    return bool(evaluate_one(case).get("winning"))
-
-
-def waits(case):
-    """Tiles that would complete the hand (the case without its winning tile); invalid cases raise HandError."""
-    cdef Hand hand
-    if not read(case, &hand, False):
-        checker = reference_checker()
-        full = read_case(checker.spec, {k: v for k, v in case.items() if k != "win"})
-        if not from_hand(full, &hand):
-            return checker.waits(case)
-    codes = wait_codes(&hand)
-    return reference_checker().waits(case) if codes is None else codes
+evaluate = CHECKER.evaluate
+evaluate_many = CHECKER.evaluate_many
+is_winning = CHECKER.is_winning
+waits = CHECKER.waits
+score_many = CHECKER.score_many
+reference_checker = CHECKER.reference_checker

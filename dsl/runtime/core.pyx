@@ -1,0 +1,1911 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The runtime every compiled checker shares, compiled once: reading cases, the search over
+decompositions (wilds included), exclusions, scoring, settlement and results.
+
+A checker module fills a Tables (core.pxd) with its spec's tables and rule functions and wraps it in a
+Checker, whose methods are the interpreter's API: evaluate, evaluate_many, is_winning, waits, and the
+compact batch entry point score_many.
+
+Cases that are not plainly valid are read by dsl.case.read_case, so errors are worded exactly as the
+interpreter words them; a case whose arithmetic leaves exact 64-bit integers (a fraction, an overflow, a
+division by zero) is answered by the reference interpreter. Both are imported only when a case needs
+them: importing a checker imports nothing of the compiler.
+"""
+
+import gc
+from array import array
+
+from cpython cimport array as carray
+
+WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+
+# ================================================================ helpers the rules call
+
+
+cdef long long power(Ctx* c, long long base, long long exponent) noexcept:
+    """base ^ exponent when it is a whole number within LIMIT."""
+    cdef long long result = 1
+    if exponent < 0:
+        if base == 1 or base == -1:
+            return -1 if base == -1 and exponent % 2 else 1
+        c.inexact = True
+        return 0
+    while exponent > 0 and not c.inexact:
+        if exponent & 1:
+            result = times(c, result, base)
+        exponent >>= 1
+        if exponent:
+            base = times(c, base, base)
+    return result
+
+
+cdef long long count_held(const Ctx* c, unsigned long long tiles) noexcept:
+    """count(tiles, SET): the tiles held in a tile set, each copy counted."""
+    cdef long long n = 0
+    cdef unsigned long long left = tiles & c.held_tiles
+    while left:
+        n += c.held[lowest_tile(left)]
+        left &= left - 1
+    return n
+
+
+cdef inline long long floor_divide(long long a, long long b) noexcept:
+    return a // b - (1 if a % b != 0 and (a < 0) != (b < 0) else 0)
+
+
+cdef long long roundup(Ctx* c, long long value, long long step) noexcept:
+    """roundup(value, step): value rounded up to a multiple of step."""
+    if step <= 0:
+        c.inexact = True  # the interpreter refuses such a step; let it say so
+        return 0
+    return times(c, -floor_divide(-value, step), step)
+
+
+cdef long long wilds_held(const Ctx* c) noexcept:
+    """`wilds`: the wild tiles among the concealed tiles, the winning tile included."""
+    cdef long long n = 0
+    cdef unsigned long long left = c.h.wild & c.concealed_tiles
+    while left:
+        n += c.counts[lowest_tile(left)]
+        left &= left - 1
+    return n
+
+
+cdef long long indicated(const Ctx* c, int key) noexcept:
+    """indicated(KEY): how many tiles of the hand the indicators of a context key point at."""
+    cdef long long n = 0
+    cdef int k
+    for k in range(c.h.n_indicators[key]):
+        n += c.held[c.t.next_tile[c.h.indicators[key][k]]]
+    return n
+
+
+cdef long long hand_waits(Ctx* c, bint any_copy) noexcept:
+    """`waits` (or `shape_waits`): how many tiles complete the hand before its winning tile, once per hand."""
+    if c.waits[any_copy] < 0:
+        c.waits[any_copy] = find_waits(c.t, c.h, any_copy, NULL, &c.inexact)
+    return c.waits[any_copy]
+
+# ================================================================ reading a case
+# The fast reader accepts only plainly valid cases and fills the same values dsl.case.read_case would;
+# anything else (an error, an unusual type, flags that contradict the hand) goes to read_case itself.
+
+
+cdef void clear(const Tables* t, Hand* h) noexcept:
+    """An empty hand: only the fields a case fills are reset (Hand is large: most of it is meld room)."""
+    cdef int k
+    memset(h.counts, 0, sizeof(h.counts))
+    h.win = -1
+    h.n_melds = 0
+    h.n_sets = 0
+    h.self_drawn = False
+    h.seat = 0
+    h.dealer = 0
+    h.discarder = -1
+    h.seat_wind = 0
+    h.round_wind = 0
+    h.red = 0
+    h.wild = 0
+    memset(h.context, 0, sizeof(h.context))
+    memset(h.opened, 0, sizeof(h.opened))
+    memset(h.out, 0, sizeof(h.out))
+    memset(h.n_indicators, 0, sizeof(h.n_indicators))
+    memset(h.n_other, 0, sizeof(h.n_other))
+    memset(h.sets, 0, sizeof(h.sets))
+    for k in range(t.n_options):
+        h.options[k] = t.option_default[k]
+    for k in range(t.n_context):
+        if t.no_seat[k]:
+            h.context[k] = -1  # no seat
+
+
+cdef int parse(const Tables* t, str text, bint flowers, int* out, int limit, int* reds) except -2:
+    """Tiles of an mpsz string (`123m4p`, a red five `0m`) in text order into out (unless NULL), red
+    fives counted per suit into reds (unless NULL); how many tiles, or -1 when dsl.notation.parse_tiles
+    must read it: an unknown tile, another character, more than `limit` tiles."""
+    cdef Py_UCS4 ch
+    cdef int digits[16]
+    cdef int n_digits = 0, n = 0, k, suit, tile
+    for ch in text:
+        if ch == u" ":
+            continue
+        if u"0" <= ch <= u"9":
+            if n_digits == 16:
+                return -1
+            digits[n_digits] = <int>ch - 48
+            n_digits += 1
+        elif u"a" <= ch <= u"z" and n_digits > 0:
+            suit = <int>ch - 97
+            for k in range(n_digits):
+                if digits[k] == 0 and t.red_five[suit] >= 0:
+                    tile = t.red_five[suit]
+                    if reds != NULL:
+                        reds[suit] += 1
+                elif t.code_low[suit] <= digits[k] <= t.code_high[suit] and (flowers or not t.code_flowers[suit]):
+                    tile = t.code_base[suit] + digits[k]
+                else:
+                    return -1
+                if out != NULL:
+                    if n == limit:
+                        return -1
+                    out[n] = tile
+                n += 1
+            n_digits = 0
+        else:
+            return -1
+    return -1 if n_digits else n
+
+
+cdef bint meld_shape_ok(const Tables* t, int kind, const int* tiles, int n, const Hand* h) noexcept:
+    """dsl.case._meld_shape_ok on sorted tiles."""
+    cdef int shape = t.meld_shape[kind], k
+    if shape == SHAPE_ONE_OF:
+        return n == 1 and has_tile(h.sets[t.meld_per_hand[kind]] if t.meld_per_hand[kind] >= 0
+                                   else t.meld_fixed[kind], tiles[0])
+    if shape == SHAPE_FIXED:
+        if n != t.meld_size[kind]:
+            return False
+        for k in range(n):
+            if not has_tile(t.meld_fixed[kind], tiles[k]) or (k > 0 and tiles[k] == tiles[k - 1]):
+                return False
+        return True
+    if shape == SHAPE_CHOW:
+        if n != 3 or not t.tile_numbered[tiles[0]]:
+            return False
+        for k in range(1, 3):
+            if t.tile_suit[tiles[k]] != t.tile_suit[tiles[0]] or t.tile_rank[tiles[k]] != t.tile_rank[tiles[0]] + k:
+                return False
+        return True
+    if n != (4 if shape == SHAPE_KONG else 3):
+        return False
+    for k in range(1, n):
+        if tiles[k] != tiles[0]:
+            return False
+    return True
+
+
+cdef bint read_meld(const Tables* t, dict kinds, object text, Meld* meld, int* reds, const Hand* h) except -1:
+    """A declared meld such as `pung 555p` (dsl.case._meld) when it is plainly valid."""
+    cdef int kind, n, k, j, tile
+    if type(text) is not str:
+        return False
+    parts = (<str>text).split()
+    if len(parts) != 2:
+        return False
+    kind = kinds.get(parts[0], -1)
+    if kind < 0:
+        return False
+    n = parse(t, parts[1], True, meld.tiles, MELD_TILES, reds)
+    if n < 0:
+        return False
+    for k in range(1, n):  # insertion sort: at most MELD_TILES tiles
+        tile = meld.tiles[k]
+        j = k
+        while j > 0 and meld.tiles[j - 1] > tile:
+            meld.tiles[j] = meld.tiles[j - 1]
+            j -= 1
+        meld.tiles[j] = tile
+    if not meld_shape_ok(t, kind, meld.tiles, n, h):
+        return False
+    meld.kind = kind
+    meld.size = n
+    return True
+
+
+cdef bint read_melds(const Tables* t, dict kinds, object melds, Hand* h, int* reds) except -1:
+    if type(melds) is not list and type(melds) is not tuple:
+        return False
+    if len(melds) > MAX_MELDS:
+        return False
+    for item in melds:
+        if not read_meld(t, kinds, item, &h.melds[h.n_melds], reds, h):
+            return False
+        h.n_sets += not t.meld_aside[h.melds[h.n_melds].kind]
+        h.n_melds += 1
+    return True
+
+
+cdef bint read_other_melds(const Tables* t, dict kinds, object others, Hand* h, int* counts) except -1:
+    """other_melds: seat -> melds. Counts their tiles and notes which seats have opened."""
+    cdef Meld meld
+    cdef int seat, k
+    cdef bint seen[MAX_PLAYERS]
+    if type(others) is not dict:
+        return False
+    memset(seen, 0, sizeof(seen))
+    for key, melds in (<dict>others).items():
+        if type(key) is int and 0 <= key < t.n_players:
+            seat = key
+        elif type(key) is str and len(<str>key) == 1 and u"0" <= (<str>key)[0] <= u"9":
+            seat = <int>(<str>key)[0] - 48
+        else:
+            return False
+        if seat >= t.n_players or seen[seat]:
+            return False
+        seen[seat] = True
+        if type(melds) is not list and type(melds) is not tuple:
+            return False
+        for item in melds:
+            if not read_meld(t, kinds, item, &meld, NULL, h):
+                return False
+            if t.extended:  # the losers' melds are read as groups
+                if h.n_other[seat] == MAX_MELDS:
+                    return False
+                h.other[seat][h.n_other[seat]] = meld
+                h.n_other[seat] += 1
+            h.opened[seat] = h.opened[seat] or t.meld_opens[meld.kind]
+            for k in range(meld.size):
+                counts[meld.tiles[k]] += 1
+    return True
+
+
+cdef bint read_options(const Tables* t, dict names, dict texts, object options, Hand* h) except -1:
+    cdef int slot
+    if type(options) is not dict:
+        return False
+    for name, value in (<dict>options).items():
+        slot = names.get(name, -1)
+        if slot < 0:
+            return False
+        if t.option_kind[slot] == OPTION_BOOL and type(value) is bool:
+            h.options[slot] = value
+        elif t.option_kind[slot] == OPTION_INT and type(value) is int and -LIMIT <= value <= LIMIT:
+            h.options[slot] = value
+        elif t.option_kind[slot] == OPTION_TEXT and type(value) is str and value in texts:
+            h.options[slot] = texts[value]
+        else:
+            return False
+    return True
+
+
+cdef bint read_indicators(const Tables* t, str text, int key, Hand* h) except -1:
+    """Indicator tiles (dora, ura) of a context key, kept for `indicated(KEY)`."""
+    cdef int slot = t.key_indicator[key]
+    cdef int* out = &h.indicators[slot][0] if slot >= 0 else NULL
+    cdef int n = parse(t, text, True, out, MAX_INDICATORS, NULL)
+    if slot >= 0:
+        h.n_indicators[slot] = n
+    return n >= 0
+
+
+cdef bint read_context(const Tables* t, int key, object value, Hand* h) except -1:
+    """One context key's value, checked as dsl.case._context_value checks it."""
+    cdef int kind = t.key_kind[key], slot = t.key_slot[key]
+    if kind == KEY_FLAG:
+        if type(value) is not bool:
+            return False
+        h.context[slot] = value
+    elif kind == KEY_COUNT:
+        if type(value) is not int or not 0 <= value <= LIMIT:
+            return False
+        h.context[slot] = value
+    elif kind == KEY_SEAT:
+        if type(value) is not int or not 0 <= value < t.n_players:
+            return False
+        h.context[slot] = value
+    elif kind == KEY_WIND:
+        if type(value) is not str or value not in WINDS:
+            return False
+        if slot == t.ctx_seat_wind:
+            h.seat_wind = WINDS[value]
+        else:
+            h.round_wind = WINDS[value]
+    elif kind == KEY_TILES:
+        return type(value) is str and read_indicators(t, value, key, h)
+    else:
+        return False
+    return True
+
+
+cdef void choose_sets(const Tables* t, Hand* h) noexcept:
+    """The tile sets the indicators choose (dsl.case.hand_tilesets), and the wild tiles among them."""
+    cdef int k, j, i, tile, step, key
+    cdef unsigned long long tiles
+    for k in range(t.n_hand_sets):
+        tiles = t.hand_set_tiles[k]
+        for j in range(t.hand_set_n_terms[k]):
+            key = t.hand_set_terms[(k * MAX_SET_TERMS + j) * 2]
+            for i in range(h.n_indicators[key]):
+                tile = t.indicator_tile[h.indicators[key][i]]
+                step = t.hand_set_terms[(k * MAX_SET_TERMS + j) * 2 + 1]
+                while step > 0:
+                    tile = t.next_tile[tile]
+                    step -= 1
+                while step < 0:
+                    tile = t.previous_tile[tile]
+                    step += 1
+                tiles |= 1ULL << tile
+        h.sets[k] = tiles & ~t.hand_set_removed[k]
+    h.wild = 0
+    for k in range(t.n_wild_sets):
+        h.wild |= h.sets[t.wild_sets[k]]
+
+
+cdef bint read_seats(const Tables* t, dict case, Hand* h) noexcept:
+    """The winner, the dealer and the discarder, defaulted as dsl.case.read_case does."""
+    h.self_drawn = h.context[t.ctx_self_drawn]
+    h.dealer = h.context[t.ctx_dealer]
+    h.seat = h.context[t.ctx_seat] if "seat" in case else (h.dealer + h.seat_wind) % t.n_players
+    if h.self_drawn:
+        h.discarder = -1
+        return True
+    h.discarder = h.context[t.ctx_discarder] if "discarder" in case else (h.seat + t.n_players - 1) % t.n_players
+    return h.discarder != h.seat
+
+
+# ================================================================ facts of a hand
+
+
+cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noexcept:
+    """The facts of a hand with this winning tile (interpreter.HandFacts; -1: none yet) and an empty search."""
+    cdef int tile, k, j
+    cdef const Meld* meld
+    cdef Group* g
+    c.t = t
+    c.h = h
+    c.mode = mode
+    c.inexact = False
+    memcpy(c.counts, h.counts, t.n_tiles * sizeof(int))
+    memcpy(c.held, c.counts, t.n_tiles * sizeof(int))
+    c.konged = 0
+    c.opened = False
+    for k in range(h.n_melds):
+        meld = &h.melds[k]
+        g = &c.d.groups[k]
+        g.kind = t.meld_group[meld.kind]
+        g.tile = meld.tiles[0]
+        g.size = meld.size
+        g.declared = True
+        g.concealed = t.meld_concealed[meld.kind]
+        g.opens = t.meld_opens[meld.kind]
+        g.with_win = False
+        g.tiles = 0
+        g.mask = 0
+        g.aside = t.meld_aside[meld.kind]
+        for j in range(meld.size):
+            if not g.aside:  # a tile laid aside is not one of the hand's tiles
+                c.held[meld.tiles[j]] += 1
+            g.tiles |= 1ULL << meld.tiles[j]
+        if t.meld_shape[meld.kind] == SHAPE_KONG:
+            c.konged |= 1ULL << meld.tiles[0]
+        c.opened = c.opened or t.meld_opens[meld.kind]
+    c.n_concealed = 0
+    c.hand_tiles = 0
+    c.held_tiles = 0
+    c.suit_bits = 0
+    for tile in range(t.n_tiles):
+        c.n_concealed += c.counts[tile]
+        if c.counts[tile]:
+            c.hand_tiles |= 1ULL << tile
+        if c.held[tile]:
+            c.suit_bits |= t.suit_bit[tile]
+            c.held_tiles |= 1ULL << tile
+    c.concealed_tiles = c.hand_tiles
+    c.n_declared = h.n_melds
+    c.free = t.all_tiles & ~t.flowers & ~h.wild  # what a wild may stand for
+    c.jokers = 0
+    c.joker_win = False
+    c.substituted = 0
+    c.waits[0] = -1
+    c.waits[1] = -1
+    if mode == SEARCH_BEST:
+        memcpy(c.v, t.fan_amount, t.n_fans * sizeof(long long))
+    set_win(c, win)
+
+
+cdef void set_win(Ctx* c, int win) noexcept:
+    """Add the winning tile to the hand (none: -1), and start a new search."""
+    c.win = win
+    if win >= 0:
+        c.counts[win] += 1
+        c.held[win] += 1
+        c.n_concealed += 1
+        c.concealed_tiles |= 1ULL << win
+        c.held_tiles |= 1ULL << win
+    c.suits = popcount(c.suit_bits | (c.t.suit_bit[win] if win >= 0 else 0))
+    c.n_decompositions = 0
+    c.first_unmet = -1
+    c.found = False
+    c.have_best = False
+
+
+cdef void unset_win(Ctx* c) noexcept:
+    """Take the winning tile out of the hand again."""
+    cdef int win = c.win
+    c.counts[win] -= 1
+    c.held[win] -= 1
+    c.n_concealed -= 1
+    if c.counts[win] == 0:
+        c.concealed_tiles &= ~(1ULL << win)
+    if c.held[win] == 0:
+        c.held_tiles &= ~(1ULL << win)
+
+
+cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bint* inexact) noexcept:
+    """Tiles that complete the hand and meet every requirement (Interpreter._waits), into out unless NULL;
+    returns how many. With any_copy, a tile whose every copy is held counts too (a wait of the shape)."""
+    cdef Ctx trial
+    cdef int before[MAX_TILES]
+    cdef int tile, k, n = 0
+    cdef unsigned long long near = t.always_near  # the tiles worth trying: the others complete nothing
+    prepare(&trial, t, h, -1, SEARCH_ANY)
+    if h.wild or t.loose:
+        near = t.all_tiles  # a wild, or a loose reading, can take any tile
+    memcpy(before, h.counts, t.n_tiles * sizeof(int))
+    for tile in range(t.n_tiles):
+        if h.counts[tile]:
+            near |= t.near[tile]
+    for k in range(h.n_melds):
+        for tile in range(h.melds[k].size):
+            before[h.melds[k].tiles[tile]] += 1
+    for tile in range(t.n_tiles):
+        if has_tile(t.flowers, tile) or (before[tile] >= t.tile_copies[tile] and not any_copy) \
+                or not has_tile(near, tile):
+            continue
+        set_win(&trial, tile)  # the search stops at the first decomposition that meets the requirements
+        search(&trial)
+        unset_win(&trial)
+        if trial.found:
+            if out != NULL:
+                out[n] = tile
+            n += 1
+    if trial.inexact:
+        inexact[0] = True
+    return n
+
+# ================================================================ decompositions
+# Every decomposition, in the order of dsl.decompose: shapes as the spec lists them; sets and a pair by
+# recursion over tile counts, lowest tile first, trying pair, pung, chow; then one decomposition per
+# distinct group that can hold the winning tile. The order matters: the first of equal totals wins.
+
+
+cdef void search(Ctx* c) noexcept:
+    cdef const Tables* t = c.t
+    cdef int k, shape
+    cdef bint stop
+    for k in range(t.n_shapes):
+        shape = t.shapes[k]
+        c.d.shape = shape
+        if shape == T_standard:
+            stop = standard(c, t.shape_chows[k])
+        elif shape == T_seven_pairs:
+            stop = seven_pairs(c)
+        elif shape == T_thirteen_orphans:
+            stop = thirteen_orphans(c)
+        elif shape == T_honors_and_knitted:
+            stop = honors_and_knitted(c)
+        elif shape == T_knitted_straight:
+            stop = knitted_straight(c, t.shape_chows[k])
+        else:
+            stop = loose(c)
+        if stop:
+            return
+
+
+cdef inline void push(Ctx* c, int kind, int tile, int mask) noexcept:
+    """A group on the stack; the places in `mask` are filled by wilds."""
+    c.stack_kind[c.n_stack] = kind
+    c.stack_tile[c.n_stack] = tile
+    c.stack_mask[c.n_stack] = mask
+    c.n_stack += 1
+
+
+cdef void record(Ctx* c, Readings* found) noexcept:
+    """The groups on the stack as one more reading; too many readings leave the hand to the interpreter."""
+    cdef int r = found.n, k
+    if r == MAX_READINGS:
+        c.inexact = True
+        return
+    found.n += 1
+    found.size[r] = c.n_stack - c.stack_base
+    for k in range(c.stack_base, c.n_stack):
+        found.kind[r][k - c.stack_base] = c.stack_kind[k]
+        found.tile[r][k - c.stack_base] = c.stack_tile[k]
+        found.mask[r][k - c.stack_base] = c.stack_mask[k]
+
+
+cdef bint sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows) noexcept:
+    """Every reading of c.left as `sets` sets and a pair (decompose._standard), taking the lowest tile
+    first so each reading is found once; the groups found so far are on c.stack from `c.stack_base`.
+    Readings go into `found`, or with found NULL are placed at once (True: the search may stop)."""
+    cdef int i = start, n_tiles = c.t.n_tiles
+    while i < n_tiles and c.left[i] == 0:
+        i += 1
+    if i == n_tiles:
+        if sets != 0 or not paired:
+            return False
+        if found == NULL:
+            return place_win(c)
+        record(c, found)
+        return False
+    if not paired and c.left[i] >= 2:
+        push(c, PAIR, i, 0)
+        c.left[i] -= 2
+        if sets_and_pair(c, found, i, sets, True, chows):
+            return True
+        c.left[i] += 2
+        c.n_stack -= 1
+    if sets > 0 and c.left[i] >= 3:
+        push(c, PUNG, i, 0)
+        c.left[i] -= 3
+        if sets_and_pair(c, found, i, sets - 1, paired, chows):
+            return True
+        c.left[i] += 3
+        c.n_stack -= 1
+    if sets > 0 and chows and c.t.chow_start[i] and c.left[i + 1] > 0 and c.left[i + 2] > 0:
+        push(c, CHOW, i, 0)
+        c.left[i] -= 1
+        c.left[i + 1] -= 1
+        c.left[i + 2] -= 1
+        if sets_and_pair(c, found, i, sets - 1, paired, chows):
+            return True
+        c.left[i] += 1
+        c.left[i + 1] += 1
+        c.left[i + 2] += 1
+        c.n_stack -= 1
+    return False
+
+
+cdef bint place_readings(Ctx* c, const Readings* found, const int* order) noexcept:
+    """Each reading, in the given order; True stops the search."""
+    cdef int r, k
+    for r in range(found.n):
+        c.n_stack = c.stack_base
+        for k in range(found.size[order[r]]):
+            push(c, found.kind[order[r]][k], found.tile[order[r]][k], found.mask[order[r]][k])
+        if place_win(c):
+            return True
+    return False
+
+
+cdef bint standard(Ctx* c, bint chows) noexcept:
+    """Sets and one pair, for every split of the wild tiles held."""
+    if c.h.wild == 0:  # no wild tiles: the one split is the hand itself
+        memcpy(c.split, c.counts, c.t.n_tiles * sizeof(int))
+        c.jokers = 0
+        c.joker_win = False
+        return standard_split(c, chows)
+    return each_split(c, chows, False)
+
+
+cdef bint standard_split(Ctx* c, bint chows) noexcept:
+    """Sets and one pair of c.split with c.jokers wilds, readings tried set by set in tile order, a pung
+    before a chow on the same tile (decompose._reading_order), each once; True when the search may stop."""
+    cdef Readings found
+    cdef int order[MAX_READINGS]
+    cdef int keys[MAX_READINGS][MAX_SETS + 1]
+    cdef int sets = c.t.sets - c.h.n_sets
+    cdef int r, j
+    if sets < 0 or c.n_concealed != 3 * sets + 2:
+        return False  # the tile count alone rules the shape out
+    memcpy(c.left, c.split, c.t.n_tiles * sizeof(int))
+    c.n_stack = 0
+    c.stack_base = 0
+    found.n = 0
+    if c.jokers == 0:
+        if c.mode == SEARCH_ANY:  # any reading will do: no need to order them
+            return sets_and_pair(c, NULL, 0, sets, False, chows)
+        sets_and_pair(c, &found, 0, sets, False, chows)
+    else:
+        sets_and_pair_wild(c, &found, 0, sets, False, chows, c.jokers)
+        drop_repeats(c.t, &found)
+    for r in range(found.n):
+        reading_key(&found, r, keys[r])
+        j = r  # a stable insertion sort by key
+        while j > 0 and key_before(keys[r], keys[order[j - 1]], sets):
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = r
+    return place_readings(c, &found, order)
+
+
+cdef void reading_key(const Readings* found, int r, int* key) noexcept:
+    """The sets of a reading as (tile, is chow) pairs, sorted: tile * 2 + (1 for a chow)."""
+    cdef int k, j, value, n = 0
+    for k in range(found.size[r]):
+        if found.kind[r][k] == PAIR:
+            continue
+        value = found.tile[r][k] * 2 + (found.kind[r][k] == CHOW)
+        j = n
+        while j > 0 and key[j - 1] > value:
+            key[j] = key[j - 1]
+            j -= 1
+        key[j] = value
+        n += 1
+
+
+cdef bint key_before(const int* a, const int* b, int sets) noexcept:
+    cdef int k
+    for k in range(sets):
+        if a[k] != b[k]:
+            return a[k] < b[k]
+    return False
+
+
+cdef bint knitted_straight(Ctx* c, bint chows) noexcept:
+    """A knitted straight (147 / 258 / 369 over three suits), then sets and a pair from the rest, the
+    straights in order and the readings as found."""
+    cdef const Tables* t = c.t
+    cdef int number, tile
+    if c.h.n_melds > 1:
+        return False
+    for number in range(t.n_knitted):
+        if t.knitted[number] & ~c.concealed_tiles:
+            continue
+        memcpy(c.left, c.counts, t.n_tiles * sizeof(int))
+        for tile in range(t.n_tiles):
+            if has_tile(t.knitted[number], tile):
+                c.left[tile] -= 1
+        c.n_stack = 0
+        push(c, KNITTED, number, 0)
+        c.stack_base = 1
+        if sets_and_pair(c, NULL, 0, 1 - c.h.n_melds, False, chows):
+            return True
+    return False
+
+
+cdef bint honors_and_knitted(Ctx* c) noexcept:
+    """Fourteen different tiles: numbered ones all from one knitted straight, and some honors."""
+    cdef const Tables* t = c.t
+    cdef int tile, number
+    cdef unsigned long long numbered = c.concealed_tiles & t.numbered, honors = c.concealed_tiles & ~t.numbered
+    if c.h.n_melds != 0 or c.n_concealed != 14 or popcount(c.concealed_tiles) != 14 or honors == 0:
+        return False  # fourteen tiles, all different
+    for number in range(t.n_knitted):
+        if (numbered & ~t.knitted[number]) == 0:
+            break
+    else:
+        return False
+    c.n_stack = 0
+    for tile in range(t.n_tiles):  # the numbered tiles, then the honors
+        if has_tile(numbered, tile):
+            push(c, SINGLE, tile, 0)
+    for tile in range(t.n_tiles):
+        if has_tile(honors, tile):
+            push(c, SINGLE, tile, 0)
+    return place_win(c)
+
+
+cdef bint seven_pairs(Ctx* c) noexcept:
+    """Seven pairs: no melds, 14 tiles, every count even (four of a kind is two pairs)."""
+    cdef int tile, k
+    if c.h.n_melds != 0 or c.n_concealed != 14:
+        return False
+    for tile in range(c.t.n_tiles):
+        if c.counts[tile] % 2:
+            return False
+    c.n_stack = 0
+    for tile in range(c.t.n_tiles):
+        for k in range(c.counts[tile] // 2):
+            push(c, PAIR, tile, 0)
+    return place_win(c)
+
+
+cdef bint thirteen_orphans(Ctx* c) noexcept:
+    """Thirteen orphans: one of each terminal and honor and a pair of one of them, no melds."""
+    cdef const int* orphans = c.t.orphans
+    cdef int tile, k, pair = -1
+    if c.t.n_orphans != 13 or c.h.n_melds != 0 or c.n_concealed != 14:
+        return False
+    for k in range(13):
+        tile = orphans[k]
+        if c.counts[tile] == 2 and pair < 0:
+            pair = tile
+        elif c.counts[tile] != 1:
+            return False
+    if pair < 0:
+        return False
+    c.n_stack = 0
+    push(c, PAIR, pair, 0)
+    for k in range(13):
+        if orphans[k] != pair:
+            push(c, SINGLE, orphans[k], 0)
+    return place_win(c)
+
+# ---------------------------------------------------------------- wild tiles (dsl.decompose)
+
+
+cdef bint each_split(Ctx* c, bint chows, bint loose_shape) noexcept:
+    """Every split of the wild tiles held (decompose._wild_splits): of each wild tile, lowest first, none
+    to all of its copies set apart as wilds, the last wild tile's number changing fastest."""
+    cdef int held[MAX_TILES]
+    cdef int used[MAX_TILES]
+    cdef int n_held = 0, tile, k
+    for tile in range(c.t.n_tiles):
+        if has_tile(c.h.wild, tile) and c.counts[tile] > 0:
+            held[n_held] = tile
+            used[n_held] = 0
+            n_held += 1
+    while True:
+        memcpy(c.split, c.counts, c.t.n_tiles * sizeof(int))
+        c.jokers = 0
+        for k in range(n_held):
+            c.split[held[k]] -= used[k]
+            c.jokers += used[k]
+        c.joker_win = c.win >= 0 and has_tile(c.h.wild, c.win) and c.split[c.win] == 0
+        if loose_readings(c) if loose_shape else standard_split(c, chows):
+            return True
+        k = n_held - 1
+        while k >= 0 and used[k] == c.counts[held[k]]:
+            used[k] = 0
+            k -= 1
+        if k < 0:
+            return False
+        used[k] += 1
+
+
+cdef bint loose(Ctx* c) noexcept:
+    """No shape at all (乱风乱将): every tile held a single, every wild set apart a group of its own."""
+    return each_split(c, False, True)
+
+
+cdef bint loose_readings(Ctx* c) noexcept:
+    cdef int sets = c.t.sets - c.h.n_sets, tile, k, n = 0
+    for tile in range(c.t.n_tiles):
+        n += c.split[tile]
+    if sets < 0 or n + c.jokers != 3 * sets + 2:
+        return False
+    c.n_stack = 0
+    for tile in range(c.t.n_tiles):
+        for k in range(c.split[tile]):
+            push(c, SINGLE, tile, 0)
+    for tile in range(c.t.n_tiles):
+        for k in range(c.counts[tile] - c.split[tile]):
+            push(c, WILD, tile, 1)
+    return place_win(c)
+
+
+cdef void sets_and_pair_wild(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows,
+                             int jokers) noexcept:
+    """Every reading of c.left and `jokers` wilds as sets and a pair (decompose._standard_wild): each group
+    holds the lowest tile left; its other places are held tiles or wilds (pair, then pung: most held
+    first; then chows starting at, one below and two below that tile)."""
+    cdef int i = start, held, k, low, place, mask, filled, need, p
+    cdef bint ok
+    while i < c.t.n_tiles and c.left[i] == 0:
+        i += 1
+    if i == c.t.n_tiles:
+        wilds_alone(c, found, sets, paired, chows, jokers, 0)
+        return
+    if not paired:
+        for held in range(2, 0, -1):
+            if c.left[i] >= held and jokers >= 2 - held and (held == 2 or has_tile(c.free, i)):
+                push(c, PAIR, i, (1 << (2 - held)) - 1)
+                c.left[i] -= held
+                sets_and_pair_wild(c, found, i, sets, True, chows, jokers - (2 - held))
+                c.left[i] += held
+                c.n_stack -= 1
+    if sets > 0:
+        for held in range(3, 0, -1):
+            if c.left[i] >= held and jokers >= 3 - held and (held == 3 or has_tile(c.free, i)):
+                push(c, PUNG, i, (1 << (3 - held)) - 1)
+                c.left[i] -= held
+                sets_and_pair_wild(c, found, i, sets - 1, paired, chows, jokers - (3 - held))
+                c.left[i] += held
+                c.n_stack -= 1
+    if sets == 0 or not chows:
+        return
+    for k in range(3):
+        low = i - k
+        if low < 0 or not c.t.chow_start[low]:
+            continue
+        place = k
+        for mask in range(1 << (2 - place)):  # the places above the held tile: a set bit is a wild
+            filled = ((1 << place) - 1) | (mask << (place + 1))
+            need = popcount(filled)
+            ok = need <= jokers
+            for p in range(3):
+                if (filled >> p) & 1 and not has_tile(c.free, low + p):
+                    ok = False
+                elif p > place and not (filled >> p) & 1 and c.left[low + p] == 0:
+                    ok = False
+            if not ok:
+                continue
+            for p in range(place, 3):
+                if p == place or not (filled >> p) & 1:
+                    c.left[low + p] -= 1
+            push(c, CHOW, low, filled)
+            sets_and_pair_wild(c, found, i, sets - 1, paired, chows, jokers - need)
+            c.n_stack -= 1
+            for p in range(place, 3):
+                if p == place or not (filled >> p) & 1:
+                    c.left[low + p] += 1
+
+
+cdef void wilds_alone(Ctx* c, Readings* found, int sets, bint paired, bint chows, int jokers, int lowest) noexcept:
+    """Groups of wilds alone once every held tile is placed (decompose._wilds_alone): a pair of any tile
+    first, then sets in order (a pung of a tile before a chow starting on it)."""
+    cdef int tile, key
+    cdef bint chow
+    if jokers != 3 * sets + (0 if paired else 2):
+        return
+    if not paired:
+        for tile in range(c.t.n_tiles):
+            if has_tile(c.free, tile):
+                push(c, PAIR, tile, 3)
+                wilds_alone(c, found, sets, True, chows, jokers - 2, 0)
+                c.n_stack -= 1
+        return
+    if sets == 0:
+        record(c, found)
+        return
+    for key in range(lowest, 2 * c.t.n_tiles):
+        tile = key >> 1
+        chow = key & 1
+        if chow and not (chows and c.t.chow_start[tile] and has_tile(c.free, tile) and has_tile(c.free, tile + 1)
+                         and has_tile(c.free, tile + 2)):
+            continue
+        if not chow and not has_tile(c.free, tile):
+            continue
+        push(c, CHOW if chow else PUNG, tile, 7)
+        wilds_alone(c, found, sets - 1, True, chows, jokers - 3, key)
+        c.n_stack -= 1
+
+
+cdef void drop_repeats(const Tables* t, Readings* found) noexcept:
+    """Keep the first of readings with the same groups (decompose._unique): wilds can form them in
+    another order."""
+    cdef int codes[MAX_READINGS][MAX_SETS + 1]
+    cdef int r, k, j, value, n = 0
+    cdef bint repeat
+    for r in range(found.n):
+        for k in range(found.size[r]):  # the groups as sorted codes
+            value = (found.kind[r][k] * t.n_tiles + found.tile[r][k]) * 8 + found.mask[r][k]
+            j = k
+            while j > 0 and codes[n][j - 1] > value:
+                codes[n][j] = codes[n][j - 1]
+                j -= 1
+            codes[n][j] = value
+        repeat = False
+        for j in range(n):
+            if found.size[j] == found.size[r]:
+                repeat = True
+                for k in range(found.size[r]):
+                    if codes[j][k] != codes[n][k]:
+                        repeat = False
+                        break
+                if repeat:
+                    break
+        if repeat:
+            continue
+        found.size[n] = found.size[r]
+        for k in range(found.size[r]):
+            found.kind[n][k] = found.kind[r][k]
+            found.tile[n][k] = found.tile[r][k]
+            found.mask[n][k] = found.mask[r][k]
+        n += 1
+    found.n = n
+
+
+cdef void read_tiles(Ctx* c) noexcept:
+    """The tiles as this reading reads them (decompose.reading_tiles): wilds as the tiles they stand for,
+    loose wilds and tiles laid aside left out; and how many wilds it substitutes."""
+    cdef int k, tile
+    cdef const Group* g
+    cdef unsigned long long left
+    memset(c.held, 0, sizeof(c.held))
+    c.held_tiles = 0
+    c.suit_bits = 0
+    c.substituted = 0
+    for k in range(c.d.n_groups):
+        g = &c.d.groups[k]
+        c.substituted += popcount(g.mask)
+        if g.aside or g.kind == WILD:
+            continue
+        if popcount(g.tiles) == g.size:
+            left = g.tiles
+            while left:
+                c.held[lowest_tile(left)] += 1
+                left &= left - 1
+        else:
+            c.held[g.tile] += g.size
+    for tile in range(c.t.n_tiles):
+        if c.held[tile]:
+            c.held_tiles |= 1ULL << tile
+            c.suit_bits |= c.t.suit_bit[tile]
+    c.suits = popcount(c.suit_bits)
+
+# ---------------------------------------------------------------- placing the winning tile
+
+
+cdef inline bint holds_tile(const Group* g, int tile) noexcept:
+    """The tile is one of the group's held tiles, not a wild standing for it (decompose._held_part)."""
+    if not has_tile(g.tiles, tile):
+        return False
+    if g.mask == 0:
+        return True
+    if g.kind == CHOW:
+        return not (g.mask >> (tile - g.tile)) & 1
+    return popcount(g.mask) < g.size
+
+
+cdef bint place_win(Ctx* c) noexcept:
+    """The decompositions of one reading of the concealed tiles: one per distinct group holding the
+    winning tile, which is concealed only when self-drawn."""
+    cdef int k, j, n_seen = 0, as_tile
+    cdef int seen_kind[MAX_GROUPS]
+    cdef int seen_tile[MAX_GROUPS]
+    cdef int seen_mask[MAX_GROUPS]
+    cdef Group* g
+    cdef bint stop, seen
+    c.d.n_groups = c.n_declared + c.n_stack
+    for k in range(c.n_stack):
+        hand_group(c.t, &c.d.groups[c.n_declared + k], c.stack_kind[k], c.stack_tile[k], c.stack_mask[k])
+    for k in range(c.n_stack):
+        g = &c.d.groups[c.n_declared + k]
+        if c.joker_win:  # a wild winning tile sits in a group of wilds (a loose wild of its own kind)
+            if g.mask == 0 or (g.kind == WILD and g.tile != c.win):
+                continue
+            as_tile = g.tile + lowest_tile(g.mask) if g.kind == CHOW else g.tile
+        elif not holds_tile(g, c.win):
+            continue
+        else:
+            as_tile = c.win
+        seen = False
+        for j in range(n_seen):
+            seen = seen or (seen_kind[j] == c.stack_kind[k] and seen_tile[j] == c.stack_tile[k]
+                            and seen_mask[j] == c.stack_mask[k])
+        if seen:
+            continue
+        seen_mask[n_seen] = c.stack_mask[k]
+        seen_kind[n_seen] = c.stack_kind[k]
+        seen_tile[n_seen] = c.stack_tile[k]
+        n_seen += 1
+        g.with_win = True
+        g.concealed = c.h.self_drawn
+        c.d.wait = wait_of(c.t, g, as_tile)
+        stop = visit(c)
+        g.with_win = False
+        g.concealed = True
+        if stop:
+            return True
+    return False
+
+
+cdef inline void hand_group(const Tables* t, Group* g, int kind, int tile, int mask) noexcept:
+    """A group of the concealed tiles; a knitted straight comes as its number."""
+    g.kind = kind
+    g.declared = False
+    g.concealed = True
+    g.opens = False
+    g.with_win = False
+    g.mask = mask
+    g.aside = False
+    if kind == KNITTED:
+        g.tiles = t.knitted[tile]
+        g.tile = lowest_tile(g.tiles)
+        g.size = 9
+        return
+    g.tile = tile
+    g.size = 3 if kind == CHOW or kind == PUNG else 2 if kind == PAIR else 1
+    g.tiles = (7ULL << tile) if kind == CHOW else (1ULL << tile)
+
+
+cdef int wait_of(const Tables* t, const Group* g, int win) noexcept:
+    """The wait the winning tile completes (decompose._wait)."""
+    if g.kind == KNITTED:
+        return T_knitted
+    if g.kind == PAIR or g.kind == SINGLE or g.kind == WILD:
+        return T_single
+    if g.kind == PUNG:
+        return T_pung_wait
+    if win == g.tile + 1:
+        return T_closed
+    if (win == g.tile and t.tile_rank[g.tile] == 7) or (win == g.tile + 2 and t.tile_rank[g.tile] == 1):
+        return T_edge
+    return T_two_sided
+
+# ================================================================ scoring a decomposition
+
+
+cdef bint visit(Ctx* c) noexcept:
+    """One decomposition with its winning tile placed; True stops the search."""
+    cdef const Tables* t = c.t
+    cdef int unmet, fans = t.n_fans
+    c.n_decompositions += 1
+    if t.extended:
+        read_tiles(c)
+    if t.requirements_read_fans:
+        t.count_fans(c)
+    unmet = t.unmet_requirement(c)
+    if c.mode == SEARCH_ANY:
+        c.found = unmet < 0
+        return c.found
+    if unmet >= 0:
+        if c.first_unmet < 0:
+            c.first_unmet = unmet
+        return False
+    if not t.requirements_read_fans:
+        t.count_fans(c)
+    t.value_fans(c)
+    c.total = resolve(t, c.n, c.v, c.cnt, 0, t.hand_fans, &c.inexact)
+    if t.late_fans:
+        c.counted_fans = fans_counted(c)
+        c.total = plus(c, c.total, t.score_late_fans(c))
+    if t.has_supersede:
+        c.total = supersede(c)
+    if t.score_reading != NULL:
+        t.score_reading(c)
+    c.rank = c.scores[t.rank_score] if t.rank_score >= 0 else c.total
+    if not c.have_best or c.rank > c.best_rank or (c.rank == c.best_rank and has_preferred_fan(c)):
+        c.have_best = True
+        c.best_total = c.total
+        c.best_rank = c.rank
+        keep_decomposition(&c.best_d, &c.d)
+        memcpy(c.best_n, c.n, fans * sizeof(long long))
+        memcpy(c.best_v, c.v, fans * sizeof(long long))
+        memcpy(c.best_cnt, c.cnt, fans * sizeof(long long))
+        memcpy(c.best_scores, c.scores, t.n_scores * sizeof(long long))
+        if t.extended:
+            memcpy(c.best_held, c.held, sizeof(c.held))
+            c.best_held_tiles = c.held_tiles
+            c.best_suits = c.suits
+            c.best_substituted = c.substituted
+    return False
+
+
+cdef inline void keep_decomposition(Decomposition* to, const Decomposition* d) noexcept:
+    """Copy a decomposition, only as many groups as it has (the struct has room for many more)."""
+    to.shape = d.shape
+    to.wait = d.wait
+    to.n_groups = d.n_groups
+    memcpy(to.groups, d.groups, d.n_groups * sizeof(Group))
+
+
+cdef long long supersede(Ctx* c) noexcept:
+    """When a fan worth `supersede` or more counts, only such fans count; the total after that."""
+    cdef int i
+    cdef long long total = 0
+    for i in range(c.t.hand_fans):
+        if c.cnt[i] > 0 and c.v[i] >= c.t.supersede:
+            break
+    else:
+        return c.total
+    for i in range(c.t.hand_fans):
+        if c.cnt[i] > 0 and c.v[i] < c.t.supersede:
+            c.cnt[i] = 0
+        total = plus(c, total, times(c, c.v[i], c.cnt[i]))
+    return total
+
+
+cdef bint has_preferred_fan(const Ctx* c) noexcept:
+    cdef int k
+    for k in range(c.t.n_preferred):
+        if c.cnt[c.t.preferred[k]] > 0:
+            return True
+    return False
+
+
+cdef inline bint outranks(const Tables* t, int a, int b, const long long* v) noexcept:
+    return v[a] > v[b] or (v[a] == v[b] and t.fan_order[a] < t.fan_order[b])
+
+
+cdef long long resolve(const Tables* t, const long long* n, const long long* v, long long* cnt, int first, int last,
+                       bint* inexact) noexcept:
+    """不计 and exclusive groups over fans first..last-1 (interpreter.resolve_exclusions); the total.
+
+    Fans that occur are taken from the most valuable down, declaration order breaking ties. One whose
+    occurrences are not all taken away counts them, then removes the fans of its CUT mask and the
+    occurrences of its partial exclusions; a fan that was removed removes nothing. A total beyond LIMIT
+    sets `inexact`."""
+    cdef int present[MAX_FANS]
+    cdef long long remaining[MAX_FANS]
+    cdef unsigned long long cut[MAX_MASK_WORDS]
+    cdef int n_present = 0, i, j, k, fan, word
+    cdef long long total = 0, amount
+    for i in range(first, last):
+        cnt[i] = 0
+        remaining[i] = n[i]
+        if n[i] > 0:
+            j = n_present
+            while j > 0 and outranks(t, i, present[j - 1], v):
+                present[j] = present[j - 1]
+                j -= 1
+            present[j] = i
+            n_present += 1
+    memset(cut, 0, sizeof(cut))
+    for k in range(n_present):
+        fan = present[k]
+        if (cut[fan >> 6] >> (fan & 63)) & 1 or remaining[fan] <= 0:
+            continue
+        cnt[fan] = remaining[fan]
+        if multiply_overflows(v[fan], cnt[fan], &amount) or add_overflows(total, amount, &total) \
+                or not -LIMIT <= total <= LIMIT:
+            inexact[0] = True
+        for word in range(t.mask_words):
+            cut[word] |= t.cut[fan * t.mask_words + word]
+        for j in range(t.partial_from[fan], t.partial_from[fan + 1]):
+            remaining[t.partial_target[j]] -= t.partial_times[j]
+    return total
+
+
+cdef long long fans_counted(const Ctx* c) noexcept:
+    """`counted_fans`: how many hand fans count after exclusions, those the minimum excludes aside."""
+    cdef long long n = 0
+    cdef int i, k
+    cdef bint excluded
+    for i in range(c.t.hand_fans):
+        excluded = False
+        for k in range(c.t.n_minimum_excluded):
+            excluded = excluded or c.t.minimum_excluded[k] == i
+        if c.cnt[i] > 0 and not excluded:
+            n += 1
+    return n
+
+
+cdef void restore_best(Ctx* c) noexcept:
+    cdef int fans = c.t.n_fans
+    keep_decomposition(&c.d, &c.best_d)
+    memcpy(c.n, c.best_n, fans * sizeof(long long))
+    memcpy(c.v, c.best_v, fans * sizeof(long long))
+    memcpy(c.cnt, c.best_cnt, fans * sizeof(long long))
+    c.total = c.best_total
+    if c.t.extended:
+        memcpy(c.held, c.best_held, sizeof(c.held))
+        c.held_tiles = c.best_held_tiles
+        c.suits = c.best_suits
+        c.substituted = c.best_substituted
+
+
+cdef long long counted_towards_minimum(Ctx* c) noexcept:
+    cdef long long total = c.total
+    cdef int k, fan
+    for k in range(c.t.n_minimum_excluded):
+        fan = c.t.minimum_excluded[k]
+        total = minus(c, total, times(c, c.v[fan], c.cnt[fan]))
+    return total
+
+# ================================================================ combinations of sets
+
+
+cdef inline bint in_source(const Group* g, int source) noexcept:
+    if source == SOURCE_SETS:
+        return is_set(g)
+    if source == SOURCE_CHOWS:
+        return g.kind == CHOW
+    if source == SOURCE_PUNGS:
+        return g.kind == PUNG or g.kind == KONG
+    if source == SOURCE_KONGS:
+        return g.kind == KONG
+    if source == SOURCE_PAIRS:
+        return g.kind == PAIR
+    return True
+
+
+cdef int select_groups(const Ctx* c, int source, const Group** out) noexcept:
+    """The groups of a source, in the decomposition's order."""
+    cdef int k, n = 0
+    for k in range(c.d.n_groups):
+        if in_source(&c.d.groups[k], source):
+            out[n] = &c.d.groups[k]
+            n += 1
+    return n
+
+
+cdef inline int group_attr(const Ctx* c, const Group* g, int attr) noexcept:
+    if attr == ATTR_SUIT:
+        return c.t.tile_suit[g.tile]
+    if attr == ATTR_RANK:
+        return c.t.tile_rank[g.tile]
+    return g.tile
+
+
+cdef bint combo_same(const Ctx* c, const Group** combo, int k, int attr) noexcept:
+    cdef int i
+    for i in range(1, k):
+        if group_attr(c, combo[i], attr) != group_attr(c, combo[0], attr):
+            return False
+    return True
+
+
+cdef bint combo_distinct(const Ctx* c, const Group** combo, int k, int attr) noexcept:
+    cdef int i, j
+    for i in range(k):
+        for j in range(i + 1, k):
+            if group_attr(c, combo[i], attr) == group_attr(c, combo[j], attr):
+                return False
+    return True
+
+
+cdef long long combo_step(const Ctx* c, const Group** combo, int k) noexcept:
+    """`step`: the one rank difference between the sets in rank order, -1 when there is not one."""
+    cdef int ranks[4]
+    cdef int i, j, rank, step
+    for i in range(k):  # insertion sort of at most four ranks
+        rank = c.t.tile_rank[combo[i].tile]
+        j = i
+        while j > 0 and ranks[j - 1] > rank:
+            ranks[j] = ranks[j - 1]
+            j -= 1
+        ranks[j] = rank
+    step = ranks[1] - ranks[0]
+    for i in range(2, k):
+        if ranks[i] - ranks[i - 1] != step:
+            return -1
+    return step
+
+
+cdef unsigned long long combo_tiles(const Group** combo, int k) noexcept:
+    cdef unsigned long long tiles = 0
+    cdef int i
+    for i in range(k):
+        tiles |= combo[i].tiles
+    return tiles
+
+
+cdef bint combo_numbered(const Ctx* c, const Group** combo, int k) noexcept:
+    return (combo_tiles(combo, k) & ~c.t.numbered) == 0
+
+
+cdef int group_tile_list(const Tables* t, const Group* g, int* out) noexcept:
+    """A group's tiles in order, as dsl.decompose.Group.tiles holds them."""
+    cdef int n = 0, tile
+    if g.kind == CHOW:
+        for n in range(3):
+            out[n] = g.tile + n
+        return 3
+    if g.kind == PUNG or g.kind == KONG or g.kind == PAIR or g.kind == SINGLE:
+        for n in range(g.size):
+            out[n] = g.tile
+        return g.size
+    for tile in range(t.n_tiles):
+        if has_tile(g.tiles, tile):
+            out[n] = tile
+            n += 1
+    return n
+
+
+cdef bint tiles_before(const Tables* t, const Group* a, const Group* b) noexcept:
+    """a's tiles come strictly before b's, compared as tuples."""
+    cdef int ta[MAX_TILES]
+    cdef int tb[MAX_TILES]
+    cdef int na = group_tile_list(t, a, ta), nb = group_tile_list(t, b, tb), i
+    for i in range(min(na, nb)):
+        if ta[i] != tb[i]:
+            return ta[i] < tb[i]
+    return na < nb
+
+
+cdef int sorted_groups(const Ctx* c, int source, const Group** out) noexcept:
+    """The groups of a source in tile order (a stable sort, as interpreter._sorted_sets)."""
+    cdef int n = select_groups(c, source, out), i, j
+    cdef const Group* g
+    for i in range(1, n):
+        g = out[i]
+        j = i
+        while j > 0 and tiles_before(c.t, g, out[j - 1]):
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = g
+    return n
+
+
+cdef int first_pair_fan(const int* pair_fans, int n_pair_fans, const int* candidates, int n) noexcept:
+    """The first two-set fan, in the spec's order, among the candidates."""
+    cdef int p, k
+    for p in range(n_pair_fans):
+        for k in range(n):
+            if candidates[k] == pair_fans[p]:
+                return pair_fans[p]
+    return -1
+
+
+cdef void combine(Ctx* c, int source, FanOf fan_of, const int* pair_fans, int n_pair_fans) noexcept:
+    """dsl.combinations.combination_counts over the sets of one source, in tile order (套算一次, 不得相同).
+
+    Four sets that make a fan: that fan alone. Else the first three sets (in order) that make a fan:
+    that fan, and at most one two-set fan of the first other set with one of the three. Else the
+    two-set fans, at most one fewer than the sets they involve (four sets: three), dropping repeats of
+    the fans declared last first, down to one of each kind before any kind is dropped entirely."""
+    cdef const Group* sets[MAX_GROUPS]
+    cdef const Group* combo[4]
+    cdef int candidates[3]
+    cdef int table[MAX_FANS]
+    cdef int n = sorted_groups(c, source, sets)
+    cdef int i, j, l, p, fan, rest, keep, limit, total = 0
+    cdef unsigned long long related = 0
+    if n == 4:
+        for i in range(4):
+            combo[i] = sets[i]
+        fan = fan_of(c, combo, 4)
+        if fan >= 0:
+            c.n[fan] = 1
+            return
+    for i in range(n):
+        for j in range(i + 1, n):
+            for l in range(j + 1, n):
+                combo[0] = sets[i]
+                combo[1] = sets[j]
+                combo[2] = sets[l]
+                fan = fan_of(c, combo, 3)
+                if fan < 0:
+                    continue
+                c.n[fan] = 1
+                rest = 0
+                while rest == i or rest == j or rest == l:
+                    rest += 1
+                if rest < n:
+                    combo[1] = sets[rest]
+                    combo[0] = sets[i]
+                    candidates[0] = fan_of(c, combo, 2)
+                    combo[0] = sets[j]
+                    candidates[1] = fan_of(c, combo, 2)
+                    combo[0] = sets[l]
+                    candidates[2] = fan_of(c, combo, 2)
+                    fan = first_pair_fan(pair_fans, n_pair_fans, candidates, 3)
+                    if fan >= 0:
+                        c.n[fan] = 1
+                return
+    for p in range(n_pair_fans):
+        table[p] = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            combo[0] = sets[i]
+            combo[1] = sets[j]
+            fan = fan_of(c, combo, 2)
+            for p in range(n_pair_fans):
+                if pair_fans[p] == fan:
+                    table[p] += 1
+                    total += 1
+                    related |= (1ULL << i) | (1ULL << j)
+    limit = n - 1 if n == 4 else min(n - 1, 2)
+    if n == 4:
+        limit -= n - popcount(related)
+    for keep in range(1, -1, -1):
+        for p in range(n_pair_fans - 1, -1, -1):
+            while table[p] > keep and total > limit:
+                table[p] -= 1
+                total -= 1
+    for p in range(n_pair_fans):
+        c.n[pair_fans[p]] = table[p]
+
+# ================================================================ settlement
+
+
+cdef void settle(Ctx* c) noexcept:
+    """Losers in seat order, the fans of each one's share, then the payments (Interpreter._settle)."""
+    cdef const Tables* t = c.t
+    cdef int seat, k = 0
+    cdef Loser* loser
+    for seat in range(t.n_players):
+        if seat == c.h.seat or c.h.out[seat]:
+            continue
+        loser = &c.losers[k]
+        loser.seat = seat
+        loser.dealer = seat == c.h.dealer
+        loser.discarder = seat == c.h.discarder
+        loser.opened = c.h.opened[seat]
+        if t.extended:
+            loser_melds(c, k, seat)
+        k += 1
+    c.n_losers = k
+    for k in range(c.n_losers):
+        share(c, k)
+    memset(c.payments, 0, sizeof(c.payments))
+
+
+cdef void loser_melds(Ctx* c, int loser, int seat) noexcept:
+    """`loser_melds`: a loser's declared melds as groups (decompose.declared_group)."""
+    cdef const Tables* t = c.t
+    cdef int k, j
+    cdef const Meld* meld
+    cdef Group* g
+    c.n_loser_melds[loser] = c.h.n_other[seat]
+    for k in range(c.h.n_other[seat]):
+        meld = &c.h.other[seat][k]
+        g = &c.loser_melds[loser][k]
+        g.kind = t.meld_group[meld.kind]
+        g.tile = meld.tiles[0]
+        g.size = meld.size
+        g.declared = True
+        g.concealed = t.meld_concealed[meld.kind]
+        g.opens = t.meld_opens[meld.kind]
+        g.with_win = False
+        g.mask = 0
+        g.aside = t.meld_aside[meld.kind]
+        g.tiles = 0
+        for j in range(meld.size):
+            g.tiles |= 1ULL << meld.tiles[j]
+
+
+cdef void share(Ctx* c, int loser) noexcept:
+    """The loser fans of one loser's share, after their own exclusions."""
+    cdef const Tables* t = c.t
+    cdef long long* n = c.share_n[loser]
+    cdef long long* v = c.share_v[loser]
+    memcpy(v, t.fan_amount, t.n_fans * sizeof(long long))
+    t.loser_fans(c, loser, n, v)
+    c.share_total[loser] = resolve(t, n, v, c.share_cnt[loser], t.hand_fans, t.n_fans, &c.inexact)
+
+
+cdef void pay_liable(Ctx* c, int liable) noexcept:
+    """`liable:`: this loser pays what every loser owes, the others nothing."""
+    cdef int j
+    cdef long long owed = 0
+    for j in range(c.n_losers):
+        owed = minus(c, owed, c.payments[c.losers[j].seat])
+        c.payments[c.losers[j].seat] = 0
+    c.payments[c.losers[liable].seat] = -owed
+
+# ================================================================ results and the public API
+
+
+cdef class Checker:
+    """One spec's compiled checker: the interpreter's API (INTERFACE.md) over the tables of its module."""
+
+    def __init__(self, str spec_name, str spec_path, str spec_hash, bint bundled, tuple text_values,
+                 tuple tile_codes, dict keys, dict meld_kinds, dict options, tuple fan_names, tuple fan_english,
+                 tuple reasons, tuple settle_reasons, str no_shape, tuple score_names, tuple score_kinds,
+                 bint shares):
+        self.spec_name = spec_name
+        self.spec_path = spec_path
+        self.spec_hash = spec_hash
+        self.bundled = bundled
+        self.text_values = text_values
+        self.texts = {value: number for number, value in enumerate(text_values)}
+        self.tile_codes = tile_codes
+        self.keys = keys
+        self.meld_kinds = meld_kinds
+        self.options = options
+        self.fan_names = fan_names
+        self.fan_english = fan_english
+        self.reasons = reasons
+        self.settle_reasons = settle_reasons
+        self.no_shape = no_shape
+        self.score_names = score_names
+        self.score_kinds = score_kinds
+        self.shares = shares
+        self._reference = None
+
+    # -- the reference interpreter, imported only when a case needs it
+
+    def reference_checker(self):
+        """The reference interpreter of this spec: it reads the cases the fast reader leaves, and answers the
+        rare case whose arithmetic leaves 64-bit integers."""
+        if self._reference is None:
+            from dsl.checkers import reference
+            self._reference = reference(self.spec_name, self.spec_path, self.spec_hash, self.bundled)
+        return self._reference
+
+    # -- reading
+
+    cdef bint read(self, object case, Hand* h, bint with_win) except -1:
+        """Fill h from a plainly valid case; False leaves the case to dsl.case.read_case (errors, unusual
+        input, flags only read_case checks). with_win=False reads the case as if it had no "win"
+        (Interpreter.waits)."""
+        cdef const Tables* t = &self.t
+        cdef int key, kind, n, k, tile
+        cdef int tiles[MAX_HAND]
+        cdef int counts[MAX_TILES]
+        cdef int reds[26]
+        cdef bint has_hand = False
+        cdef object hand_text = None, win_text = None, melds = (), options = {}, others = {}
+        if type(case) is not dict:
+            return False
+        clear(t, h)
+        memset(reds, 0, sizeof(reds))
+        for name, value in (<dict>case).items():
+            key = self.keys.get(name, -1)
+            if key < 0:
+                return False
+            kind = t.key_kind[key]
+            if kind == KEY_HAND:
+                has_hand = True
+                hand_text = value
+            elif kind == KEY_WIN:
+                if with_win:
+                    win_text = value
+            elif kind == KEY_MELDS:
+                melds = value
+            elif kind == KEY_OPTIONS:
+                options = value
+            elif kind == KEY_OTHER_MELDS:
+                others = value
+            elif not read_context(t, key, value, h):
+                return False
+        if not has_hand or type(hand_text) is not str:
+            return False
+        choose_sets(t, h)
+        n = parse(t, hand_text, False, tiles, t.hand_size - 1, reds)
+        if n < 0:
+            return False
+        for k in range(n):
+            h.counts[tiles[k]] += 1
+        if win_text is not None:
+            if type(win_text) is not str or parse(t, win_text, False, tiles, 1, reds) != 1:
+                return False
+            h.win = tiles[0]
+        if not read_melds(t, self.meld_kinds, melds, h, reds) or not read_options(t, self.options, self.texts,
+                                                                                   options, h):
+            return False
+        for k in range(26):
+            if reds[k] > t.red_copies:
+                return False
+            h.red += reds[k]
+        memcpy(counts, h.counts, sizeof(counts))
+        if h.win >= 0:
+            counts[h.win] += 1
+        for k in range(h.n_melds):
+            for tile in range(h.melds[k].size):
+                counts[h.melds[k].tiles[tile]] += 1
+        if not read_other_melds(t, self.meld_kinds, others, h, counts):
+            return False
+        for tile in range(t.n_tiles):
+            if counts[tile] > t.tile_copies[tile]:
+                return False
+        if n != t.hand_size - 1 - 3 * h.n_sets:
+            return False
+        return read_seats(t, case, h) and not self.forward_to_read_case(h)
+
+    cdef bint forward_to_read_case(self, const Hand* h) except -1:
+        """A case the fast reader has read but dsl.case.read_case must judge: flags that contradict the rest
+        of the hand (a kong replacement without a kong, robbing a kong on a self-drawn win, the last tile on
+        the first turn). Such a case goes through read_case, so whatever it decides, the compiled checker
+        answers as the interpreter does; a check that needs Python can be called from here too."""
+        cdef int k
+        cdef bint kong = False
+        if self.slot_kong_replacement >= 0 and h.context[self.slot_kong_replacement]:
+            for k in range(h.n_melds):
+                kong = kong or self.t.meld_shape[h.melds[k].kind] == SHAPE_KONG
+            if not kong:
+                return True
+        if self.slot_robbing_kong >= 0 and h.context[self.slot_robbing_kong] and h.self_drawn:
+            return True
+        return (self.slot_last_tile >= 0 and self.slot_first_turn >= 0 and h.context[self.slot_last_tile]
+                and h.context[self.slot_first_turn])
+
+    cdef int context_slot(self, str name):
+        """The context slot of a key of the spec, -1 when the spec has no such key."""
+        key = self.keys.get(name)
+        return -1 if key is None else self.t.key_slot[key]
+
+    def link(self):
+        """Called by the checker module once it has filled the tables."""
+        self.slot_kong_replacement = self.context_slot("kong_replacement")
+        self.slot_robbing_kong = self.context_slot("robbing_kong")
+        self.slot_last_tile = self.context_slot("last_tile")
+        self.slot_first_turn = self.context_slot("first_turn")
+
+    cdef bint from_hand(self, object hand, Hand* h) except -1:
+        """A dsl.case.Hand (read by read_case) into h; False when a value does not fit the compiled checker."""
+        cdef const Tables* t = &self.t
+        cdef Meld* meld
+        cdef int key, slot
+        clear(t, h)
+        for tile in hand.concealed:
+            h.counts[tile] += 1
+        h.win = -1 if hand.win is None else hand.win
+        if len(hand.melds) > MAX_MELDS:
+            return False
+        for declared in hand.melds:
+            meld = &h.melds[h.n_melds]
+            meld.kind = self.meld_kinds[declared.kind.name]
+            meld.size = len(declared.tiles)
+            for k, tile in enumerate(declared.tiles):
+                meld.tiles[k] = tile
+            h.n_sets += not t.meld_aside[meld.kind]
+            h.n_melds += 1
+        for name, value in hand.context.items():
+            key = self.keys[name]
+            slot = t.key_slot[key]
+            if t.key_kind[key] == KEY_FLAG:
+                h.context[slot] = bool(value)
+            elif t.key_kind[key] in (KEY_COUNT, KEY_SEAT):
+                if not -LIMIT <= value <= LIMIT:
+                    return False
+                h.context[slot] = value
+            elif t.key_kind[key] == KEY_WIND:
+                if slot == t.ctx_seat_wind:
+                    h.seat_wind = WINDS[value]
+                else:
+                    h.round_wind = WINDS[value]
+            elif t.key_kind[key] == KEY_TILES and not read_indicators(t, value, key, h):
+                return False
+            elif t.key_kind[key] == KEY_SEATS:
+                for seat in value:
+                    h.out[seat] = True
+        for name, value in hand.options.items():
+            slot = self.options[name]
+            if t.option_kind[slot] == OPTION_TEXT:
+                if value not in self.texts:
+                    return False
+                h.options[slot] = self.texts[value]
+            elif -LIMIT <= value <= LIMIT:
+                h.options[slot] = value
+            else:
+                return False
+        for seat, melds in hand.other_melds.items():
+            h.opened[seat] = any(m.kind.opens for m in melds)
+            if not t.extended:
+                continue
+            if len(melds) > MAX_MELDS:
+                return False
+            for declared in melds:
+                meld = &h.other[seat][h.n_other[seat]]
+                meld.kind = self.meld_kinds[declared.kind.name]
+                meld.size = len(declared.tiles)
+                for k, tile in enumerate(declared.tiles):
+                    meld.tiles[k] = tile
+                h.n_other[seat] += 1
+        choose_sets(t, h)
+        h.self_drawn = hand.self_drawn
+        h.red = hand.red
+        h.seat = hand.seat
+        h.dealer = hand.dealer
+        h.discarder = -1 if hand.discarder is None else hand.discarder
+        return True
+
+    cdef bint read_any(self, object case, Hand* h, bint with_win) except -1:
+        """Fill h from any valid case: the fast reader, else dsl.case.read_case (which raises HandError on an
+        invalid case). False when the case does not fit the compiled checker: the interpreter answers it."""
+        if self.read(case, h, with_win):
+            return True
+        checker = self.reference_checker()
+        from dsl.case import read_case
+        if not with_win:  # read as Interpreter.waits reads it
+            case = {k: v for k, v in case.items() if k != "win"}
+        return self.from_hand(read_case(checker.spec, case), h)
+
+    # -- scoring
+
+    cdef bint score(self, Ctx* c, const Hand* h) noexcept:
+        """Search and score a hand with its winning tile; False when the interpreter must answer it."""
+        prepare(c, &self.t, h, h.win, SEARCH_BEST)
+        search(c)
+        if c.inexact:
+            return False
+        if c.have_best:
+            restore_best(c)
+        return True
+
+    cdef long long minimum(self, const Hand* h) noexcept:
+        return h.options[self.t.minimum_option] if self.t.minimum_option >= 0 else self.t.minimum
+
+    cdef list fans_of(self, const long long* v, const long long* cnt, int first, int last):
+        """The counted fans first..last-1 as result objects, in declaration order."""
+        cdef list fans = []
+        cdef int k, i
+        for k in range(self.t.n_fans):
+            i = self.t.by_order[k]
+            if first <= i < last and cnt[i] > 0:
+                fans.append({"name": self.fan_names[i], "en": self.fan_english[i], "value": v[i], "count": cnt[i]})
+        return fans
+
+    cdef object score_hand(self, const Hand* h):
+        """The result of a valid case, or None when the reference interpreter must compute it."""
+        cdef Ctx c
+        cdef long long counted, minimum
+        cdef int unmet
+        if h.win < 0:
+            waits = self.wait_codes(h)
+            if waits is None:
+                return None
+            return {"ok": True, "winning": False, "reason": "no winning tile given", "waits": waits}
+        if not self.score(&c, h):
+            return None
+        if not c.have_best:
+            reason = self.no_shape if c.n_decompositions == 0 else self.reasons[c.first_unmet]
+            return {"ok": True, "winning": False, "reason": reason}
+        fans = self.fans_of(c.v, c.cnt, 0, self.t.hand_fans)
+        counted = counted_towards_minimum(&c)
+        if c.inexact:
+            return None
+        minimum = self.minimum(h)
+        if counted < minimum:
+            return {"ok": True, "winning": False, "fans": fans, "total": c.total,
+                    "reason": f"{counted} fan is below the minimum of {minimum}"}
+        result = {"ok": True, "winning": True, "fans": fans, "total": c.total}
+        for k in range(self.t.n_scores):
+            result[self.score_names[k]] = self.score_value(k, c.best_scores[k])
+        if not self.t.has_settlement:
+            return result
+        settle(&c)
+        if self.t.unmet_settle_requirement != NULL:
+            unmet = self.t.unmet_settle_requirement(&c)
+            if c.inexact:
+                return None
+            if unmet >= 0:
+                return {"ok": True, "winning": False, "fans": fans, "total": c.total,
+                        "reason": self.settle_reasons[unmet]}
+        paid = self.t.pay(&c)
+        if c.inexact:
+            return None
+        if paid:
+            result["payments"] = [c.payments[k] for k in range(self.t.n_players)]
+            if self.t.pot != NULL:
+                result["pot"] = self.t.pot(&c)
+                if c.inexact:
+                    return None
+            if self.shares:
+                result["shares"] = [{"seat": c.losers[k].seat,
+                                     "fans": self.fans_of(c.share_v[k], c.share_cnt[k], self.t.hand_fans,
+                                                          self.t.n_fans),
+                                     "total": c.share_total[k]} for k in range(c.n_losers)]
+        return result
+
+    cdef object score_value(self, int k, long long value):
+        kind = self.score_kinds[k]
+        if kind == SCORE_BOOL:
+            return bool(value)
+        if kind == SCORE_TEXT:
+            return self.text_values[value]
+        return value
+
+    cdef object wait_codes(self, const Hand* h):
+        cdef int tiles[MAX_TILES]
+        cdef bint inexact = False
+        cdef int n = find_waits(&self.t, h, False, tiles, &inexact)
+        if inexact:
+            return None
+        return [self.tile_codes[tiles[k]] for k in range(n)]
+
+    cdef object evaluate_one(self, object case):
+        cdef Hand hand
+        if not self.read(case, &hand, True):
+            from dsl.notation import HandError
+            try:
+                if not self.read_any(case, &hand, True):
+                    return self.reference_checker().evaluate(case)
+            except HandError as exc:
+                return {"ok": False, "error": str(exc)}
+        result = self.score_hand(&hand)
+        return self.reference_checker().evaluate(case) if result is None else result
+
+    # -- the interpreter's API
+
+    def evaluate(self, case):
+        """Score one case of INTERFACE.md."""
+        return self.evaluate_one(case)
+
+    def evaluate_many(self, cases):
+        """Score many cases in one call: a list of results, in order."""
+        collecting = gc.isenabled()
+        gc.disable()  # the results hold no reference cycles: no collection need look through them
+        try:
+            return [self.evaluate_one(case) for case in cases]
+        finally:
+            if collecting:
+                gc.enable()
+
+    def is_winning(self, case):
+        return bool(self.evaluate_one(case).get("winning"))
+
+    def waits(self, case):
+        """Tiles that would complete the hand (the case without its winning tile); invalid cases raise
+        HandError."""
+        cdef Hand hand
+        if not self.read_any(case, &hand, False):
+            return self.reference_checker().waits(case)
+        codes = self.wait_codes(&hand)
+        return self.reference_checker().waits(case) if codes is None else codes
+
+    def score_many(self, cases):
+        """Score many cases into compact arrays, no result object per hand (for bulk users).
+
+        Returns a Scores: per case `status` (1 winning, 0 not winning, -1 invalid) and `total`; the counted
+        hand fans of case i are fans[offsets[i]:offsets[i + 1]] (indices into fan_names) with their
+        `counts` and `values`. Each case is scored exactly as evaluate scores it."""
+        cdef Py_ssize_t n = len(cases), i = 0, used = 0
+        cdef Hand hand
+        cdef Ctx c
+        cdef int k, fan, won
+        cdef carray.array status = array("b", bytes(n))
+        cdef carray.array totals = array("q", bytes(8 * n))
+        cdef carray.array offsets = array("q", bytes(8 * (n + 1)))
+        cdef carray.array fans = array("h")
+        cdef carray.array counts = array("q")
+        cdef carray.array values = array("q")
+        cdef const Tables* t = &self.t
+        for case in cases:
+            offsets.data.as_longlongs[i] = used
+            won = self.outcome(&c, &hand) if self.read(case, &hand, True) and hand.win >= 0 else -2
+            if won >= 0:
+                status.data.as_schars[i] = won
+                totals.data.as_longlongs[i] = c.total if c.have_best else 0
+                if c.have_best:
+                    carray.resize_smart(fans, used + t.hand_fans)
+                    carray.resize_smart(counts, used + t.hand_fans)
+                    carray.resize_smart(values, used + t.hand_fans)
+                    for k in range(t.n_fans):
+                        fan = t.by_order[k]
+                        if fan < t.hand_fans and c.cnt[fan] > 0:
+                            fans.data.as_shorts[used] = fan
+                            counts.data.as_longlongs[used] = c.cnt[fan]
+                            values.data.as_longlongs[used] = c.v[fan]
+                            used += 1
+            else:  # unusual input or arithmetic: the full path, then its result in compact form
+                used = self.compact(self.evaluate_one(case), i, status, totals, fans, counts, values, used)
+            i += 1
+        offsets.data.as_longlongs[n] = used
+        carray.resize(fans, used)
+        carray.resize(counts, used)
+        carray.resize(values, used)
+        return Scores(self.fan_names, status, totals, offsets, fans, counts, values)
+
+    cdef int outcome(self, Ctx* c, const Hand* h) noexcept:
+        """Whether a hand with its winning tile wins (1) or not (0), deciding as score_hand does without
+        building its result; -2 when the interpreter must answer it."""
+        cdef long long counted
+        cdef int unmet
+        if not self.score(c, h):
+            return -2
+        if not c.have_best:
+            return 0
+        counted = counted_towards_minimum(c)
+        if c.inexact:
+            return -2
+        if counted < self.minimum(h):
+            return 0
+        if not self.t.has_settlement:
+            return 1
+        settle(c)
+        if self.t.unmet_settle_requirement != NULL:
+            unmet = self.t.unmet_settle_requirement(c)
+            if c.inexact:
+                return -2
+            if unmet >= 0:
+                return 0
+        if self.t.pay(c) and self.t.pot != NULL:
+            self.t.pot(c)
+        return -2 if c.inexact else 1
+
+    cdef Py_ssize_t compact(self, dict result, Py_ssize_t i, carray.array status, carray.array totals,
+                            carray.array fans, carray.array counts, carray.array values, Py_ssize_t used) except -1:
+        if not result["ok"]:
+            status.data.as_schars[i] = -1
+            return used
+        status.data.as_schars[i] = bool(result["winning"])
+        totals.data.as_longlongs[i] = result.get("total", 0)
+        for fan in result.get("fans", ()):
+            carray.resize_smart(fans, used + 1)
+            carray.resize_smart(counts, used + 1)
+            carray.resize_smart(values, used + 1)
+            fans.data.as_shorts[used] = self.fan_names.index(fan["name"])
+            counts.data.as_longlongs[used] = fan["count"]
+            values.data.as_longlongs[used] = fan["value"]
+            used += 1
+        return used
+
+
+class Scores:
+    """Results of Checker.score_many in arrays: status[i] (1 winning, 0 not, -1 invalid), total[i], and
+    the fans of case i at fans[offsets[i]:offsets[i + 1]] with counts and values at the same places."""
+
+    __slots__ = ("fan_names", "status", "total", "offsets", "fans", "counts", "values")
+
+    def __init__(self, fan_names, status, total, offsets, fans, counts, values):
+        self.fan_names = fan_names
+        self.status = status
+        self.total = total
+        self.offsets = offsets
+        self.fans = fans
+        self.counts = counts
+        self.values = values
+
+    def __len__(self):
+        return len(self.status)
+
+    def fans_of(self, i):
+        """The counted fans of case i as (name, value, count) tuples, in declaration order."""
+        return [(self.fan_names[self.fans[j]], self.values[j], self.counts[j])
+                for j in range(self.offsets[i], self.offsets[i + 1])]
