@@ -105,7 +105,7 @@ def _environment() -> jinja2.Environment:
                              keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False,
                              extensions=["jinja2.ext.do"])
     env.globals.update(zip=zip, ir=ir)
-    env.filters.update(comment=_comment, pystr=repr, pytuple=_pytuple, c_array=_c_array, hexmask=_hexmask,
+    env.filters.update(comment=_comment, pystr=_literal, pytuple=_pytuple, c_array=_c_array, hexmask=_hexmask,
                        hexmask_of=lambda tiles: _hexmask(_mask(tiles)), tile_code=lambda t, spec: spec.tiles[t].code,
                        fan_name=lambda index, model: model.fans[index].name,
                        fan_constant=lambda index, model: model.fans[index].constant,
@@ -115,15 +115,29 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+def escape(value: object, literal: bool) -> str:
+    """The one way a value from a spec (a name, a title, doc text, a path) reaches generated code: as a
+    Python literal (repr escapes quotes, backslashes and line breaks), or as comment text, on one line with
+    every line break and control character spaced out, so it can never end the comment."""
+    if literal:
+        return repr(value)
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in str(value)).split())
+
+
 def _comment(text: object) -> str:
-    return " ".join(str(text).split())
+    return escape(text, literal=False)
+
+
+def _literal(value: object) -> str:
+    return escape(value, literal=True)
 
 
 def _pytuple(values: list) -> str:
     """A Python tuple literal, one item per line when it is long."""
-    if len(values) <= 1 or sum(len(repr(v)) + 2 for v in values) <= 100:
-        return "(" + "".join(f"{v!r}, " for v in values).rstrip(" ") + ")" if values else "()"
-    return "(\n" + "".join(f"    {v!r},\n" for v in values) + ")"
+    items = [_literal(v) for v in values]
+    if len(items) <= 1 or sum(len(v) + 2 for v in items) <= 100:
+        return "(" + "".join(f"{v}, " for v in items).rstrip(" ") + ")" if items else "()"
+    return "(\n" + "".join(f"    {v},\n" for v in items) + ")"
 
 
 def _c_array(values: list, per_line: int = 16) -> str:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
+import sys
 import textwrap
 import warnings
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -222,3 +226,95 @@ def test_every_feature_compiles_on_demand_and_matches(text, tmp_path, monkeypatc
     for case in random_cases(spec, 3000, seed=7):
         assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case), case
     assert dsl.load(str(path)) is not None  # the second load comes from the cache
+
+
+# ---------------------------------------------------------------- the shared runtime, escaping, overflow
+
+
+def test_importing_a_checker_imports_nothing_of_the_compiler():
+    code = ("import sys, dsl.generated.sichuan; "
+            "print(sorted(m for m in ('lark', 'jinja2', 'dsl.codegen', 'dsl.resolve', 'Cython') if m in sys.modules))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"
+
+
+def test_score_many_matches_evaluate(pair):
+    compiled, interpreter = pair
+    cases = random_cases(interpreter.spec, 500, seed=8) + [{"hand": "xx"}]
+    scores = compiled.score_many(cases)
+    assert len(scores) == len(cases)
+    for i, case in enumerate(cases):
+        result = compiled.evaluate(case)
+        expected = -1 if not result["ok"] else int(bool(result["winning"]))
+        assert scores.status[i] == expected, case
+        assert scores.total[i] == result.get("total", 0), case
+        fans = [(f["name"], f["value"], f["count"]) for f in result.get("fans", [])]
+        assert scores.fans_of(i) == fans, case
+
+
+def test_a_spec_path_with_a_newline_runs_no_code(tmp_path):
+    folder = tmp_path / 'd\nimport os; os.system("echo X > PWNED")\n#'
+    folder.mkdir()
+    (folder / "evil.mj").write_text('variant evil "e" "e"\nextends sichuan\n', encoding="utf-8")
+    env = {**os.environ, "MJDSL_CACHE": str(tmp_path / "cache")}
+    mjdsl = Path(sys.executable).with_name("mjdsl")
+    shown = subprocess.run([str(mjdsl), "score", str(folder / "evil.mj"), "123m456m789m11p23p", "--win", "4p"],
+                           capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert not list(tmp_path.rglob("PWNED"))
+    assert shown.returncode == 0, shown.stderr
+    assert list((tmp_path / "cache").glob("*/checker_*"))  # it was compiled, not left to the interpreter
+
+
+# Titles, docs and names with quotes, backslashes, line breaks and template markup.
+TRICKY = "\n".join([
+    'variant tricky "怪 \\\\ {{ x }} %} end" "Odd \\\\ {% if %} title"',
+    "extends mcr",
+    'doc """',
+    "A doc with three quotes \\\"\\\"\\\" and \'\'\' , a backslash \\ in a line",
+    "{{ braces }} {% block %} %} and # a hash",
+    '"""',
+    'fan 怪 "Odd \\\\ {{ y }} %}" 1: suits <= 3',
+    '    doc """line one',
+    '    line two {{ z }} %} \\ """',
+    "",
+])
+
+
+def test_spec_text_that_looks_like_code_generates_a_module_that_compiles(tmp_path, monkeypatch):
+    monkeypatch.setenv("MJDSL_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "tricky.mj"
+    path.write_text(TRICKY, encoding="utf-8")
+    spec = load_spec(str(path))
+    assert "\\" in spec.doc and "\n" in spec.doc and "{{" in spec.title  # the text reaches the generator
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compiled = dsl.load(str(path))
+    interpreter = Interpreter(spec)
+    for case in random_cases(spec, 300, seed=9):
+        assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case), case
+    names = [f["name"] for f in compiled.evaluate({"hand": "123m456m789m1122p", "win": "2p"})["fans"]]
+    assert "怪" in names
+
+
+# 2^53 is the largest number the compiled arithmetic holds; 2^53 + 1 is worked out here, exactly, by hand.
+OVERFLOW = """\
+variant overflow "溢出" "Overflow"
+extends mcr
+fan 和 "Sum" (9007199254740992 + 1): suits <= 3
+fan 积 "Product" (4294967296 * 4294967296): suits <= 3
+"""
+
+
+def test_values_beyond_64_bit_arithmetic_are_answered_exactly(tmp_path, monkeypatch):
+    monkeypatch.setenv("MJDSL_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "overflow.mj"
+    path.write_text(OVERFLOW, encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compiled = dsl.load(str(path))
+    assert not isinstance(compiled, Interpreter)
+    result = compiled.evaluate({"hand": "123m456m789m1122p", "win": "2p"})
+    values = {f["name"]: f["value"] for f in result["fans"]}
+    assert values["和"] == 9007199254740993
+    assert values["积"] == 2 ** 64  # 4294967296 = 2^32
+    assert result["total"] > 2 ** 64  # more than a 64-bit total holds: counted exactly
