@@ -1,10 +1,12 @@
 """Hands per second: the interpreter, the compiled checker (one call per hand, and the batch entry
-point), and for 国标 the pymahjonggb engine, all on the same random winning hands, in one run.
+point, and the compact batch entry point score_many), and an independent engine on the same random
+winning hands, in one run: pymahjonggb (C++) for 国标, riichienv (Rust) for riichi.
 
     python bench/bench.py [--hands 20000] [SPEC ...]
 
-Prints a Markdown table with the ratios, and the machine it ran on. pymahjonggb is a test-only
-dependency (pip install pymahjonggb); it is given its own input format, converted beforehand.
+Prints a Markdown table with the ratios, and the machine it ran on. The engines are bench-only
+dependencies (pip install pymahjonggb riichienv); each is given its own input format, converted beforehand,
+and timed on the hands it also scores as a win.
 """
 
 from __future__ import annotations
@@ -59,9 +61,10 @@ def measure(name: str, count: int) -> dict[str, object]:
     row["interpreter"] = rate(lambda: each(interpreter.evaluate, sample), len(sample))
     row["compiled"] = rate(lambda: each(compiled.evaluate, cases), len(cases))
     row["batch"] = rate(lambda: compiled.evaluate_many(cases), len(cases))
+    row["compact"] = rate(lambda: compiled.score_many(cases), len(cases))
     if engine is not None:
         _, calculate, inputs = engine
-        row["engine"] = rate(lambda: each(lambda i: calculate(**i), inputs), len(inputs))
+        row["engine"] = rate(lambda: each(calculate, inputs), len(inputs))
     return row
 
 
@@ -97,10 +100,16 @@ PYMAHJONGGB_PACKS = {"chow": "CHI", "pung": "PENG", "kong": "GANG", "added_kong"
 WINDS = ("E", "S", "W", "N")
 
 
-def reference_engine(name: str, cases: list[dict]) -> tuple[list[dict], Callable, list[dict]] | None:
-    """For mcr: the hands pymahjonggb also scores, its function and its inputs."""
-    if name != "mcr":
-        return None
+def reference_engine(name: str, cases: list[dict]) -> tuple[list[dict], Callable, list] | None:
+    """The hands an independent engine also scores as a win, one call per hand, and its inputs."""
+    if name == "mcr":
+        return pymahjonggb_engine(cases)
+    if name == "riichi":
+        return riichienv_engine(cases)
+    return None
+
+
+def pymahjonggb_engine(cases: list[dict]) -> tuple[list[dict], Callable, list] | None:
     try:
         from MahjongGB import MahjongFanCalculator
     except ImportError:
@@ -114,7 +123,7 @@ def reference_engine(name: str, cases: list[dict]) -> tuple[list[dict], Callable
             continue
         kept.append(case)
         inputs.append(arguments)
-    return kept, MahjongFanCalculator, inputs
+    return kept, lambda arguments: MahjongFanCalculator(**arguments), inputs
 
 
 def pymahjonggb_input(case: dict) -> dict:
@@ -138,19 +147,79 @@ def pymahjonggb_input(case: dict) -> dict:
             "prevalentWind": WINDS.index(case.get("round_wind", "E"))}
 
 
+# ---------------------------------------------------------------- riichienv, for riichi
+
+RIICHIENV_SUITS = {"m": 0, "p": 9, "s": 18, "z": 27}  # its tile kinds: 1m..9m, 1p..9p, 1s..9s, 1z..7z
+
+
+def riichienv_engine(cases: list[dict]) -> tuple[list[dict], Callable, list] | None:
+    """Concealed hands (riichienv takes melds as its own objects: hands with melds are left out)."""
+    try:
+        import riichienv
+        from riichienv import _riichienv as engine
+    except ImportError:
+        return None
+    winds = (riichienv.EAST, riichienv.SOUTH, riichienv.WEST, riichienv.NORTH)
+
+    def calculate(arguments: tuple) -> object:
+        tiles, win, dora, ura, conditions = arguments
+        return engine.HandEvaluator(tiles, []).calc(win, dora, ura, conditions)
+
+    kept, inputs = [], []
+    for case in cases:
+        arguments = riichienv_input(case, engine.Conditions, winds)
+        if arguments is not None and calculate(arguments).is_win:
+            kept.append(case)
+            inputs.append(arguments)
+    return kept, calculate, inputs
+
+
+def riichienv_input(case: dict, conditions: type, wind_values: tuple) -> tuple | None:
+    """Tiles as riichienv's 136 ids (kind * 4 + copy; a red five is copy 0 of its kind), or None."""
+    if case.get("melds") or case.get("other_melds"):
+        return None
+    used: dict[int, int] = {}
+
+    def ids(text: str) -> list[int]:
+        out = []
+        for digits, suit in re.findall(r"(\d+)([mpsz])", text):
+            for digit in digits:
+                kind = RIICHIENV_SUITS[suit] + (4 if digit == "0" else int(digit) - 1)
+                copy = 0 if digit == "0" else used.get(kind, 0) + (1 if kind % 9 == 4 and suit != "z" else 0)
+                used[kind] = used.get(kind, 0) + 1
+                out.append(kind * 4 + min(copy, 3))
+        return out
+
+    tiles, win = ids(case["hand"]), ids(case["win"])
+    winds = (wind_values[WINDS.index(case.get("seat_wind", "E"))],
+             wind_values[WINDS.index(case.get("round_wind", "E"))])
+    flags = conditions(tsumo=case.get("self_drawn", False), riichi=case.get("riichi", False),
+                       double_riichi=case.get("double_riichi", False), ippatsu=case.get("ippatsu", False),
+                       haitei=case.get("last_tile", False) and case.get("self_drawn", False),
+                       houtei=case.get("last_tile", False) and not case.get("self_drawn", False),
+                       rinshan=case.get("kong_replacement", False), chankan=case.get("robbing_kong", False),
+                       player_wind=winds[0], round_wind=winds[1], honba=case.get("honba", 0),
+                       riichi_sticks=case.get("riichi_sticks", 0))
+    used.clear()
+    return tiles, win[0], ids(case.get("dora", "")), ids(case.get("ura", "")), flags
+
+
 # ---------------------------------------------------------------- report
 
 
 def table(rows: list[dict[str, object]]) -> str:
-    lines = ["| spec | hands | interpreter | compiled, per call | × interpreter | compiled, batch | × interpreter "
-             "| pymahjonggb | per call ÷ pymahjonggb | batch ÷ pymahjonggb |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| spec | hands | interpreter | compiled, per call | × interpreter | evaluate_many | score_many "
+             "| engine | per call ÷ engine | evaluate_many ÷ engine | score_many ÷ engine |",
+             "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
     for r in rows:
-        interp, compiled, batch = (float(r[k]) for k in ("interpreter", "compiled", "batch"))  # type: ignore[arg-type]
+        interp, compiled, batch, compact = (float(r[k]) for k in  # type: ignore[arg-type]
+                                            ("interpreter", "compiled", "batch", "compact"))
         engine = float(r["engine"]) if "engine" in r else None  # type: ignore[arg-type]
         cells = [str(r["spec"]), f"{r['hands']:,}", f"{interp:,.0f}/s", f"{compiled:,.0f}/s",
-                 f"{compiled / interp:,.0f}×", f"{batch:,.0f}/s", f"{batch / interp:,.0f}×"]
-        cells += [f"{engine:,.0f}/s", f"{compiled / engine:.1f}×", f"{batch / engine:.1f}×"] if engine else ["—"] * 3
+                 f"{compiled / interp:,.0f}×", f"{batch:,.0f}/s", f"{compact:,.0f}/s"]
+        name = {"mcr": "pymahjonggb", "riichi": "riichienv"}.get(str(r["spec"]), "")
+        cells += ([f"{name} {engine:,.0f}/s", f"{compiled / engine:.1f}×", f"{batch / engine:.1f}×",
+                   f"{compact / engine:.1f}×"] if engine else ["—"] * 4)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
