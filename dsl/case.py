@@ -194,6 +194,9 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
     elif key.kind == "count":
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise HandError(f"{name!r} is a whole number from 0, not {value!r}")
+    elif key.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or not key.low <= value <= key.high:
+            raise HandError(f"{name!r} is a whole number from {key.low} to {key.high}, not {value!r}")
     elif key.kind == "tiles":
         parse_tiles(value, spec.notation())  # type: ignore[arg-type]
     elif key.kind == "seats":
