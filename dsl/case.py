@@ -1,4 +1,4 @@
-"""A case of INTERFACE.md (JSON object) -> a validated Hand; every problem is a HandError naming it."""
+"""A case of docs/interface.md (JSON object) -> a validated Hand; every problem is a HandError naming it."""
 
 from __future__ import annotations
 

@@ -78,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     p = commands.add_parser(
         "score", help="score hands",
         description="Score one hand (human-readable), one JSON case (--json) or JSON lines on stdin (--jsonl). "
-                    "Cases follow INTERFACE.md.")
+                    "Cases follow docs/interface.md.")
     p.add_argument("spec", metavar="SPEC")
     p.add_argument("hand", nargs="*", help="concealed tiles before the winning tile, e.g. 123m456p789s11z or, "
                                            "as examples write them, 123m 456p 789s 11z")

@@ -483,7 +483,7 @@ def resolve_exclusions(spec: ir.Spec, present: list[Counted]) -> list[Counted]:
 
 
 class Interpreter:
-    """Scores cases of INTERFACE.md by the reference semantics of a spec."""
+    """Scores cases of docs/interface.md by the reference semantics of a spec."""
 
     def __init__(self, spec: ir.Spec):
         self.spec = spec

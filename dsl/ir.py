@@ -460,7 +460,7 @@ class ExpectedFan:
 @dataclass(frozen=True)
 class Example:
     title: str
-    case: tuple[tuple[str, object], ...]  # the INTERFACE.md case, as sorted items
+    case: tuple[tuple[str, object], ...]  # the docs/interface.md case, as sorted items
     fans: tuple[ExpectedFan, ...] | None
     total: int | None
     no_win: str | None
@@ -471,7 +471,7 @@ class Example:
     comments: str | None = None  # the `#` comments written in the example: how its result is worked out
 
     def case_dict(self) -> dict:
-        """The case as INTERFACE.md JSON: lists for melds, a seat -> melds object for other_melds."""
+        """The case as docs/interface.md JSON: lists for melds, a seat -> melds object for other_melds."""
         case = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.case}
         if "other_melds" in case:
             case["other_melds"] = {seat: list(melds) for seat, melds in case["other_melds"]}

@@ -30,7 +30,7 @@ TRADITIONAL = {"不重複": "不重复"}
 # A spec's `unit` when it gives no English: the usual English of the usual units.
 UNIT_ENGLISH = {"番": "fan", "台": "tai", "胡数": "hu", "胡數": "hu", "符": "fu"}
 
-# Context keys of INTERFACE.md: name -> (kind, description).
+# Context keys of docs/interface.md: name -> (kind, description).
 CONTEXT_KEYS = {
     "self_drawn": ("flag", "the winning tile was drawn, not discarded"),
     "seat_wind": ("wind", "the winner's seat wind"),
