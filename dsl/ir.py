@@ -448,6 +448,7 @@ class RoundExample:
     event_spans: tuple[Span, ...]
     total: tuple[int, ...] | None
     span: Span
+    comments: str | None = None  # the `#` comments written in the worked round
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 
 from . import ast, ir
-from .resolve import FUNCTIONS, ExprResolver, Resolver, Scope
+from .resolve import FUNCTIONS, ExprResolver, Resolver, Scope, example_comments
 from .source import Span, error, suggest
 from .typecheck import BOOL, NUMBER, PLAYER_TYPES, ROUND_END_TYPES, TRUTHY
 
@@ -184,7 +184,7 @@ def round_example(r: Resolver, e: ast.RoundExample, rules: ir.RoundRules | None)
     wins = tuple((i, r._example(ev.case)) for i, ev in enumerate(e.events)
                  if ev.case is not None and (ev.case.fans is not None or ev.case.total is not None))
     return ir.RoundExample(e.title, e.doc, json.dumps(record, ensure_ascii=False, sort_keys=True), payments, wins,
-                           tuple(ev.span for ev in e.events), e.total, e.span)
+                           tuple(ev.span for ev in e.events), e.total, e.span, example_comments(e.lines))
 
 
 def _event(r: Resolver, ev: ast.RoundEvent, rules: ir.RoundRules) -> dict:

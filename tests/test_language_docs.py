@@ -37,6 +37,14 @@ def test_a_bundled_book_prints_the_comment_under_its_example():
     assert example.comments in book  # mjdsl build --check keeps the committed book fresh
 
 
+def test_a_worked_round_keeps_its_comments_for_the_book():
+    spec = load_spec("sichuan")
+    commented = [r for r in spec.round_examples if r.comments]
+    assert commented, "sichuan's worked rounds explain their payments in comments"
+    book = (ROOT / "generated" / "docs" / "sichuan.md").read_text(encoding="utf-8")
+    assert all(r.comments in book for r in commented)
+
+
 def test_the_case_format_is_in_the_repository_and_every_reference_points_there():
     interface = (ROOT / "docs" / "interface.md").read_text(encoding="utf-8")
     for topic in ("## A case", "## A result", "`paid`", "int LOW..HIGH", '"ok": false'):
