@@ -7,7 +7,9 @@ import pytest
 from dsl import codegen, docs
 from dsl.cli import main
 from dsl.interpreter import Interpreter
+from dsl.resolve import load_spec
 from dsl.source import SpecError
+from dsl.variantdiff import diff
 
 # 123万 123万 123筒 456筒 + a pair of 中: the chows are read in one way only (112233万 holds no pung).
 TWIN_CHOWS = {"hand": "123m123m123p456p7z", "win": "7z"}
@@ -144,3 +146,12 @@ def test_traditional_keywords_and_principles_mean_the_simplified_ones(spec_of):
     # One suit: 大 4 counts and excludes 小.
     hand = {"hand": "123m456m789m123m5m", "win": "5m"}
     assert fans(Interpreter(traditional).evaluate(hand)) == {"大": (4, 1)}
+
+
+def test_a_variant_diff_names_a_changed_unit_cap_and_integer_key(spec_of, write_spec):
+    plain = spec_of("fan 底 5: true\n")
+    capped = load_spec(str(write_spec('unit 台 "tai"\ncap 10\ncontext n int 0..3 "streak"\nfan 底 5: true\n',
+                                      name="capped")))
+    rows = {row.name: (row.before, row.after) for section in diff(plain, capped).sections for row in section.rows}
+    assert rows["unit"] == ("番", "台") and rows["cap"][1] == "10"
+    assert rows["context n"][1] == "streak (0..3)"
