@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from dsl import codegen, docs
@@ -155,3 +157,38 @@ def test_a_variant_diff_names_a_changed_unit_cap_and_integer_key(spec_of, write_
     rows = {row.name: (row.before, row.after) for section in diff(plain, capped).sections for row in section.rows}
     assert rows["unit"] == ("番", "台") and rows["cap"][1] == "10"
     assert rows["context n"][1] == "streak (0..3)"
+
+
+COMBINATIONS_ANYWHERE = """\
+variant anywhere "组合" "Combinations anywhere"
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    suit p 筒 "Dots" 1..9 ×4
+    suit s 条 "Bamboo" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+context self_drawn
+principles 套算一次
+let 同顺 = combinations(chows, 2, same(rank))
+fan 一般高 "Pure double chow" 1 each: combinations(chows, 2, same(suit) and same(rank))
+fan 有同 "Some double" 3: combinations(chows, 2, same(suit) and same(rank))
+fan 三连 "Three runs" 2: combinations(chows, 3, same(suit) and step == 3) + 同顺 >= 2
+fan 顺数 "Runs of a rank" (同顺): count(chows) >= 2 and 同顺 > 0
+"""
+
+
+def test_the_compiled_checker_counts_combinations_anywhere_as_the_interpreter(tmp_path, monkeypatch):
+    import dsl
+    from dsl.samples import random_cases
+
+    monkeypatch.setenv("MJDSL_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "anywhere.mj"
+    path.write_text(COMBINATIONS_ANYWHERE, encoding="utf-8")
+    spec = load_spec(str(path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # this spec compiles: falling back to the interpreter is a failure
+        compiled = dsl.load(str(path))
+    interpreter = Interpreter(spec)
+    # The hand of the principles test above: the fixed fan counts once, 一般高 twice.
+    assert compiled.evaluate(TRIPLE_CHOWS) == interpreter.evaluate(TRIPLE_CHOWS)
+    for case in random_cases(spec, 1500, seed=11):
+        assert compiled.evaluate(case) == interpreter.evaluate(case), case
