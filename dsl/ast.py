@@ -249,7 +249,34 @@ class Context(Decl):
 class Flag(Decl):
     name: Name
     description: str
-    kind: str = "flag"  # "flag" (true/false) or "seat" (declared with `player`)
+    kind: str = "flag"  # "flag" (true/false), "seat" (declared with `player`) or "int" (`context NAME int`)
+    low: int = 0  # an "int" key: the range of its values
+    high: int = 0
+
+
+@dataclass(frozen=True)
+class Unit(Decl):
+    """`unit 台 "tai"`: what a hand's total counts."""
+
+    name: Name
+    english: str | None
+
+
+@dataclass(frozen=True)
+class Cap(Decl):
+    """`cap 320 "滿糊 Limit"`: the most a hand's total pays."""
+
+    amount: int
+    description: str | None
+
+
+@dataclass(frozen=True)
+class ShapeRule(Decl):
+    """`shape 八仙過海 "Eight Immortals": CONDITION`: a win read without sets when the condition holds."""
+
+    name: Name
+    english: str | None
+    condition: Expr
 
 
 @dataclass(frozen=True)
@@ -393,6 +420,14 @@ class DeclareRule(Decl):
 
 
 @dataclass(frozen=True)
+class NextHandSet(Decl):
+    """`next hand sets 連莊 = EXPR`: the value an integer context key takes in the next hand."""
+
+    key: Name
+    expr: Expr
+
+
+@dataclass(frozen=True)
 class RoundRules(Decl):
     bindings: tuple[Binding, ...]
     winners_leave: int | None  # 血战到底: the hand goes on until this many have won
@@ -402,6 +437,7 @@ class RoundRules(Decl):
     checks: tuple[DrawCheck, ...]
     penalties: tuple[PenaltyRule, ...]
     declarations: tuple[DeclareRule, ...]
+    next_hand_sets: tuple[NextHandSet, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""A case of INTERFACE.md (JSON object) -> a validated Hand; every problem is a HandError naming it."""
+"""A case of docs/interface.md (JSON object) -> a validated Hand; every problem is a HandError naming it."""
 
 from __future__ import annotations
 
@@ -194,6 +194,9 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
     elif key.kind == "count":
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise HandError(f"{name!r} is a whole number from 0, not {value!r}")
+    elif key.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or not key.low <= value <= key.high:
+            raise HandError(f"{name!r} is a whole number from {key.low} to {key.high}, not {value!r}")
     elif key.kind == "tiles":
         parse_tiles(value, spec.notation())  # type: ignore[arg-type]
     elif key.kind == "seats":

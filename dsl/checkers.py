@@ -31,7 +31,7 @@ from .resolve import load_spec
 
 
 class Checker(Protocol):
-    """What the interpreter and every compiled module answer (INTERFACE.md)."""
+    """What the interpreter and every compiled module answer (docs/interface.md)."""
 
     def evaluate(self, case: dict) -> dict: ...
 

@@ -78,9 +78,10 @@ def _parser() -> argparse.ArgumentParser:
     p = commands.add_parser(
         "score", help="score hands",
         description="Score one hand (human-readable), one JSON case (--json) or JSON lines on stdin (--jsonl). "
-                    "Cases follow INTERFACE.md.")
+                    "Cases follow docs/interface.md.")
     p.add_argument("spec", metavar="SPEC")
-    p.add_argument("hand", nargs="?", help="concealed tiles before the winning tile, e.g. 123m456p789s11z")
+    p.add_argument("hand", nargs="*", help="concealed tiles before the winning tile, e.g. 123m456p789s11z or, "
+                                           "as examples write them, 123m 456p 789s 11z")
     p.add_argument("--jsonl", action="store_true",
                    help="read one JSON case per line on stdin, write one result per line")
     p.add_argument("--json", metavar="CASE", help="score one case given as JSON and print the JSON result")
@@ -193,7 +194,7 @@ def _score(args) -> int:
         result = _score_line(checker, args.json)
         print(json.dumps(result, ensure_ascii=False))
         return 0 if result["ok"] else 1
-    if args.hand is None:
+    if not args.hand:
         print("mjdsl score: give a HAND, --json CASE or --jsonl", file=sys.stderr)
         return 2
     case = _case_from_flags(args)
@@ -253,6 +254,8 @@ def describe_round(result: dict) -> str:
     lines.append(_padded("    total") + _seats(result["payments"]))
     if result.get("next_hand"):
         lines.append("next hand: " + ", ".join(result["next_hand"]))
+    if result.get("next_context"):
+        lines.append("next hand's context: " + ", ".join(f"{k} {v}" for k, v in result["next_context"].items()))
     return "\n".join(lines)
 
 
@@ -279,7 +282,7 @@ def _seats(payments: list) -> str:
 
 
 def _case_from_flags(args) -> dict | str:
-    case: dict = {"hand": args.hand}
+    case: dict = {"hand": "".join("".join(args.hand).split())}  # 123m 456p, one argument or several
     if args.win:
         case["win"] = args.win
     if args.meld:
@@ -309,11 +312,14 @@ def describe(spec: ir.Spec, result: dict) -> str:
         lines.append(f"not a win: {result['reason']}")
         if result.get("waits") is not None:
             lines.append("waits: " + (" ".join(result["waits"]) or "none"))
+    unit = f" {spec.unit}"
     for fan in result.get("fans", []):
         times = f" ×{fan['count']}" if fan["count"] > 1 else ""
         lines.append(f"  {fan['name']:<8}\t{fan['en'] or '':<32}{fan['value'] * fan['count']:>4}{times}")
     if "total" in result:
-        lines.append(f"  total\t{result['total']}")
+        lines.append(f"  total\t{result['total']}{unit}")
+    if "paid" in result:
+        lines.append(f"  paid\t{result['paid']}{unit} (the cap is {spec.cap})")
     if "payments" in result:
         lines.append("payments: " + "  ".join(f"seat {i}: {p:+}" for i, p in enumerate(result["payments"])))
     return "\n".join(lines)

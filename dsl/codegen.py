@@ -623,7 +623,7 @@ class Model:
     def _combining(self, emitter: Emitter) -> None:
         """Combination fans counted together (Evaluator._count_combinations), one group per source."""
         for p in self.spec.patterns:
-            if not isinstance(p.condition, ir.Combinations):
+            if not isinstance(p.condition, ir.Combinations) or p.value.kind != "each":
                 continue
             source = p.condition.source
             group = next((c for c in self.combining if c.source == source), None)

@@ -78,6 +78,7 @@ class WorkedExample:
     problems: tuple[str, ...]
     roles: tuple[str, ...]  # per seat: "winner, dealer", "discarder", ...
     results: tuple[tuple[str, object], ...]  # the spec's `score:` results and the pot, as the checker gave them
+    unit: str = "番"  # the spec's unit, heading the value column
     kind: ClassVar[str] = "example"
 
     @property
@@ -198,6 +199,10 @@ class Book:
     indicator_cycles: tuple[tuple[ir.Tile, ...], ...]  # honors in "next tile" order, when indicators are read
     meld_kinds: tuple[tuple[ir.MeldKind, str], ...]
     shapes: tuple[str, ...]
+    own_shapes: tuple[Reading, ...]  # the spec's own shapes (wins without sets), each with its condition
+    unit: str  # what a total counts (番, 台, points ...) as the tables head it
+    unit_word: str  # the same in a sentence: "fan" for 番
+    cap: str | None  # the sentence on the cap, when the spec has one
     definitions: tuple[Reading, ...]
     requirements: tuple[Reading, ...]
     minimum: str
@@ -283,7 +288,12 @@ def book(spec: ir.Spec) -> Book:
         red_tiles=tuple(figures.red_tiles(spec).values()),
         indicator_cycles=indicator_cycles(spec),
         meld_kinds=tuple((k, meld_kind_text(spec, k)) for k in spec.meld_kinds),
-        shapes=tuple(shape_text(s) for s in spec.shapes),
+        shapes=tuple(shape_text(s) for s in spec.shapes) + tuple(s.name for s in spec.shape_rules),
+        own_shapes=tuple(Reading(s.name, s.english, formula(s.condition), prose.condition(s.condition))
+                         for s in spec.shape_rules),
+        unit=spec.unit,
+        unit_word=unit_word(spec),
+        cap=cap_sentence(spec),
         definitions=tuple(Reading(d.name, None, formula(d.expr), prose.reading(d.expr)) for d in spec.definitions),
         requirements=tuple(Reading(r.name, r.english, formula(r.condition), prose.condition(r.condition))
                            for r in spec.requirements),
@@ -303,6 +313,21 @@ def book(spec: ir.Spec) -> Book:
         round_rules=round_rules(spec, prose),
         rounds=tuple(_worked_round(spec, i + 1, r, checker) for i, r in enumerate(spec.round_examples)),
     )
+
+
+def unit_word(spec: ir.Spec) -> str:
+    """The spec's unit inside an English sentence: "fan" for 番, else the unit as the spec names it."""
+    return "fan" if spec.unit == "番" else spec.unit
+
+
+def cap_sentence(spec: ir.Spec) -> str | None:
+    """The cap as the book says it: `cap 320 "滿糊 Limit"` ->
+    "A hand pays at most 320 points (滿糊 Limit): a larger total is paid as 320." """
+    if spec.cap is None:
+        return None
+    named = f" ({spec.cap_description})" if spec.cap_description else ""
+    return (f"A hand pays at most {spec.cap} {unit_word(spec)}{named}: a larger total is paid as {spec.cap}, "
+            "and a result shows both the total and what is paid.")
 
 
 def _pattern_entry(spec: ir.Spec, p: ir.Pattern, prose: Prose,
@@ -429,6 +454,7 @@ def _worked(spec: ir.Spec, number: int, example: ir.Example, checker: Interprete
         problems=outcome.problems,
         roles=_roles(spec, case),
         results=tuple((name, result[name]) for name in [b.name for b in spec.score] + ["pot"] if name in result),
+        unit=spec.unit,
     )
 
 
@@ -512,6 +538,9 @@ def round_rules(spec: ir.Spec, prose: Prose) -> tuple[RuleGroup, ...]:
                   tuple(_penalty_reading(p, prose) for p in rules.penalties)),
         RuleGroup("宣告", "Declarations", "A declaration is an event of the hand.",
                   tuple(_declare_reading(d, flags) for d in rules.declarations)),
+        RuleGroup("下一局", "The next hand", "When the hand ends, these context keys take new values for the next "
+                  "hand (the round's next_context, given as the next round's context).",
+                  tuple(_next_hand_reading(s, prose) for s in rules.next_hand_sets)),
     )
     return (RuleGroup("打法", "Play", _play_intro(rules), _play_rules(rules)),) + tuple(g for g in groups if g.rules)
 
@@ -585,6 +614,11 @@ def _declare_reading(rule: ir.DeclareRule, flags: dict[str, str]) -> Reading:
             else "every later win of this hand")
     return Reading(rule.name, rule.english, f"declare {rule.name}: {when}sets {rule.flag}",
                    f"Sets the flag {rule.flag} on {wins}: {flags[rule.flag]}.")
+
+
+def _next_hand_reading(rule: ir.NextHandSet, prose: Prose) -> Reading:
+    return Reading(rule.key, None, f"next hand sets {rule.key} = {formula(rule.expr)}",
+                   f"In the next hand, {rule.key} is {prose.quantity(rule.expr)}.")
 
 
 # ---------------------------------------------------------------- worked rounds

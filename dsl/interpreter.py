@@ -14,7 +14,7 @@ from itertools import combinations
 from . import ir
 from .case import Hand, read_case
 from .combinations import combination_counts
-from .decompose import Decomposition, Group, declared_group, decompositions
+from .decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
 from .notation import HandError, parse_tiles
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
@@ -89,9 +89,10 @@ class Evaluator:
         self.notation = spec.notation()
         principled = any(name in ir.COMBINING_PRINCIPLES for name in spec.principles)
         self.combining: dict[str, list[ir.Pattern]] = {}
-        for p in spec.patterns:
-            if principled and isinstance(p.condition, ir.Combinations):
+        for p in spec.patterns:  # a fan counted `each` whose whole condition is combinations(...)
+            if principled and isinstance(p.condition, ir.Combinations) and p.value.kind == "each":
                 self.combining.setdefault(p.condition.source, []).append(p)
+        self.combined = {p.name for fans in self.combining.values() for p in fans}
 
     def value(self, expr: ir.Expr, env: Env):  # noqa: C901 - one case per node type
         match expr:
@@ -151,8 +152,8 @@ class Evaluator:
         """Occurrences of a pattern in this decomposition (0 when absent), memoised per decomposition."""
         if pattern.scope == "hand" and pattern.name in env.counts:
             return env.counts[pattern.name]
-        if isinstance(pattern.condition, ir.Combinations) and pattern.condition.source in self.combining:
-            self._count_combinations(pattern.condition.source, env)
+        if pattern.scope == "hand" and pattern.name in self.combined:
+            self._count_combinations(pattern.condition.source, env)  # type: ignore[attr-defined]
             return env.counts[pattern.name]
         raw = self.value(pattern.condition, env)
         n = int(raw) if pattern.value.per_occurrence else int(bool(raw))
@@ -196,7 +197,9 @@ class Evaluator:
         if expr.scope == "option":
             return facts.hand.options[expr.name]
         if expr.scope == "settle":
-            return env.total if expr.name == "total" else env.shares[env.loser.seat]
+            if expr.name == "loser_total":
+                return env.shares[env.loser.seat]
+            return env.total if expr.name == "total" else self.spec.paid(env.total)
         if expr.scope == "binding":
             return self.value(env.bindings[expr.name], env)
         if expr.scope == "late":
@@ -204,10 +207,13 @@ class Evaluator:
         raise AssertionError(expr)
 
     def _default(self, name: str) -> object:
-        """A context key the case leaves out: 0 for a count, no seat (-1) for a spec's own seat key."""
+        """A context key the case leaves out: 0 for a count, the low end for an integer key, no seat (-1)
+        for a spec's own seat key."""
         key = next(k for k in self.spec.context if k.name == name)
         if key.kind == "count":
             return 0
+        if key.kind == "int":
+            return key.low
         return -1 if key.kind == "seat" and not key.builtin else False
 
     def _hand_var(self, name: str, env: Env):
@@ -477,7 +483,7 @@ def resolve_exclusions(spec: ir.Spec, present: list[Counted]) -> list[Counted]:
 
 
 class Interpreter:
-    """Scores cases of INTERFACE.md by the reference semantics of a spec."""
+    """Scores cases of docs/interface.md by the reference semantics of a spec."""
 
     def __init__(self, spec: ir.Spec):
         self.spec = spec
@@ -529,9 +535,12 @@ class Interpreter:
                 for c in best.fans]
         minimum = hand.options[self.spec.minimum] if isinstance(self.spec.minimum, str) else self.spec.minimum
         if counted_total < minimum:
+            unit = "fan" if self.spec.unit == "番" else self.spec.unit
             return {"ok": True, "winning": False, "fans": fans, "total": best.total,
-                    "reason": f"{counted_total} fan is below the minimum of {minimum}"}
+                    "reason": f"{counted_total} {unit} is below the minimum of {minimum}"}
         result: dict = {"ok": True, "winning": True, "fans": fans, "total": best.total}
+        if self.spec.cap is not None:
+            result["paid"] = _plain(self.spec.paid(best.total))
         result.update((name, _plain(value)) for name, value in best.values.items())
         if self.spec.settlement is not None:
             settled = self._settle(hand, best)
@@ -552,10 +561,10 @@ class Interpreter:
 
     def _best(self, hand: Hand) -> tuple[Scored | None, str]:
         facts = self._facts(hand)
-        options = decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn, hand.wild)
+        options = self._readings(facts)
         if not options:
             return None, "the tiles do not form a winning shape (" + ", ".join(
-                s.name.replace("_", " ") for s in self.spec.shapes) + ")"
+                [s.name.replace("_", " ") for s in self.spec.shapes] + [s.name for s in self.spec.shape_rules]) + ")"
         best: Scored | None = None
         failed: str | None = None
         for d in options:
@@ -618,7 +627,32 @@ class Interpreter:
 
         facts = HandFacts.of(self.spec, hand, no_waits)
         return any(self._unmet_requirement(Env(facts, d, bindings=dict(self.definitions))) is None
-                   for d in decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn, hand.wild))
+                   for d in self._readings(facts))
+
+    def _readings(self, facts: HandFacts) -> list[Decomposition]:
+        """Every reading of the hand: the declared shapes' decompositions, then the spec's own shapes that hold."""
+        hand = facts.hand
+        found = decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn, hand.wild)
+        return found + self._own_shapes(facts)
+
+    def _own_shapes(self, facts: HandFacts) -> list[Decomposition]:
+        """A spec's own shape reads the hand without sets: its declared melds, then each concealed tile alone
+        (the winning tile included); the reading counts when the shape's condition holds for it."""
+        if not self.spec.shape_rules:
+            return []
+        hand = facts.hand
+        groups = [declared_group(m) for m in hand.melds]
+        win_placed = False
+        for tile in sorted(hand.concealed + ((hand.win,) if hand.win is not None else ())):
+            with_win = tile == hand.win and not win_placed
+            win_placed = win_placed or with_win
+            groups.append(Group("single", (tile,), declared=False, concealed=True, opens=False, with_win=with_win))
+        readings = []
+        for rule in self.spec.shape_rules:
+            reading = Decomposition(rule.name, tuple(groups), None, reading_tiles(tuple(groups)))
+            if self.evaluator.value(rule.condition, Env(facts, reading, bindings=dict(self.definitions))):
+                readings.append(reading)
+        return readings
 
     # -- settlement
 

@@ -79,11 +79,23 @@ class Shape:
 
 
 @dataclass(frozen=True)
+class ShapeRule:
+    """A spec's own shape (八仙過海): the hand is read without sets whenever the condition holds."""
+
+    name: str
+    english: str | None
+    condition: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
 class ContextKey:
     name: str
-    kind: str  # "flag", "wind", "seat", "count", "tiles", "melds_by_seat"; a spec's own: "flag" or "seat"
+    kind: str  # "flag", "wind", "seat", "count", "tiles", "melds_by_seat"; a spec's own: "flag", "seat" or "int"
     description: str
     builtin: bool
+    low: int = 0  # an "int" key: its values run low..high; a case that leaves it out has `low`
+    high: int = 0
 
 
 @dataclass(frozen=True)
@@ -399,6 +411,15 @@ class DeclareRule:
 
 
 @dataclass(frozen=True)
+class NextHandSet:
+    """`next hand sets KEY = EXPR`: the value an integer context key takes in the next hand (連莊)."""
+
+    key: str
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
 class RoundRules:
     bindings: tuple[Binding, ...]  # named player conditions, e.g. 花猪 = suits == 3
     winners_leave: int | None  # 血战到底: a winner drops out; the hand ends when this many have won
@@ -409,6 +430,7 @@ class RoundRules:
     penalties: tuple[PenaltyRule, ...]
     declarations: tuple[DeclareRule, ...]
     span: Span | None
+    next_hand_sets: tuple[NextHandSet, ...] = ()
 
     def kong(self, kind: str) -> KongRule | None:
         return next((k for k in self.kongs if k.kind == kind), None)
@@ -426,6 +448,7 @@ class RoundExample:
     event_spans: tuple[Span, ...]
     total: tuple[int, ...] | None
     span: Span
+    comments: str | None = None  # the `#` comments written in the worked round
 
 
 @dataclass(frozen=True)
@@ -438,7 +461,7 @@ class ExpectedFan:
 @dataclass(frozen=True)
 class Example:
     title: str
-    case: tuple[tuple[str, object], ...]  # the INTERFACE.md case, as sorted items
+    case: tuple[tuple[str, object], ...]  # the docs/interface.md case, as sorted items
     fans: tuple[ExpectedFan, ...] | None
     total: int | None
     no_win: str | None
@@ -446,9 +469,10 @@ class Example:
     payments: tuple[int, ...] | None
     doc: str | None
     span: Span
+    comments: str | None = None  # the `#` comments written in the example: how its result is worked out
 
     def case_dict(self) -> dict:
-        """The case as INTERFACE.md JSON: lists for melds, a seat -> melds object for other_melds."""
+        """The case as docs/interface.md JSON: lists for melds, a seat -> melds object for other_melds."""
         case = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.case}
         if "other_melds" in case:
             case["other_melds"] = {seat: list(melds) for seat, melds in case["other_melds"]}
@@ -496,6 +520,15 @@ class Spec:
     previous_tile: tuple[int, ...] = ()  # tile index -> the tile before it along the order
     indicator_tile: tuple[int, ...] = ()  # a skipped tile turned up as an indicator counts as the tile before it
     wilds: tuple[str, ...] = ()  # tile sets whose tiles held in the hand are wild
+    unit: str = "番"  # what a total counts: 番, 台, points, 胡数
+    unit_english: str | None = None
+    cap: int | None = None  # the most a hand's total pays (a limit); results add "paid"
+    cap_description: str | None = None
+    shape_rules: tuple[ShapeRule, ...] = ()  # the spec's own shapes, wins without sets
+
+    def paid(self, total: int) -> int:
+        """What a hand with this total pays: the total, or the cap when it is more."""
+        return total if self.cap is None else min(total, self.cap)
 
     def tile(self, code: str) -> Tile | None:
         return next((t for t in self.tiles if t.code == code), None)

@@ -301,6 +301,21 @@ class ToAst(Transformer):
     def context(self, meta, c):
         return ast.Context(self._span(meta), tuple(self._names(c)))
 
+    def int_context(self, meta, c):
+        name, low, high, description = c
+        return ast.Flag(self._span(meta), self._name(name), _string(description), kind="int", low=int(low),
+                        high=int(high))
+
+    def unit(self, meta, c):
+        return ast.Unit(self._span(meta), self._name(c[0]), _string(c[1]) if c[1] else None)
+
+    def cap(self, meta, c):
+        return ast.Cap(self._span(meta), int(c[0]), _string(c[1]) if c[1] else None)
+
+    def shape_rule(self, meta, c):
+        name, english, condition = c
+        return ast.ShapeRule(self._span(meta), self._name(name), _string(english) if english else None, condition)
+
     def flag(self, meta, c):
         return ast.Flag(self._span(meta), self._name(c[0]), _string(c[1]))
 
@@ -464,7 +479,7 @@ class ToAst(Transformer):
         leave = [x[1] for x in c if isinstance(x, tuple) and x[0] == "leave"]
         return ast.RoundRules(self._span(meta), of(ast.Binding), leave[-1] if leave else None,
                               any(x == ("one_winner", True) for x in c), of(ast.KongRule), of(ast.TransferRule),
-                              of(ast.DrawCheck), of(ast.PenaltyRule), of(ast.DeclareRule))
+                              of(ast.DrawCheck), of(ast.PenaltyRule), of(ast.DeclareRule), of(ast.NextHandSet))
 
     def winners_leave(self, meta, c):
         return ("leave", int(c[0]))
@@ -499,6 +514,9 @@ class ToAst(Transformer):
 
     def next_hand(self, meta, c):
         return True
+
+    def next_hand_sets(self, meta, c):
+        return ast.NextHandSet(self._span(meta), self._name(c[0]), c[1])
 
     def round_example(self, meta, c):
         fields: dict = {"doc": None, "dealer": None, "options": (), "context": (), "carried": (), "total": None}

@@ -40,7 +40,11 @@ _CONTEXT_FLAGS = {
     "double_riichi": ("the winner declared double riichi", "the winner did not declare double riichi"),
     "ippatsu": ("the win comes within one go-around of riichi", "the win does not come within one go-around"),
 }
-_SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share"}
+_SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share",
+                "paid": "the winner's total as paid (at most the cap)"}
+_ROUND_END_FLAGS = {"dealer_won": ("the dealer won this hand", "the dealer did not win this hand"),
+                    "drawn": ("the hand ended in an exhaustive draw", "the hand did not end in a draw")}
+_ROUND_END_VARS = {"winners": "the number of players who won this hand"}
 _LATE_VARS = {"counted_fans": "the number of other fans that count"}
 _TILE_NAMES = {"win": "the winning tile", "seat_wind": "the seat wind", "round_wind": "the prevailing wind",
                "pair": "the tile of the pair"}
@@ -215,6 +219,8 @@ class Prose:
                 return f"the option {expr.name} is {'off' if negated else 'on'}"
             case ir.PatternRef():
                 return f"it is not {expr.name}" if negated else f"it is {expr.name}"
+            case ir.Var(scope="round_end", name=name) if name in _ROUND_END_FLAGS:
+                return _ROUND_END_FLAGS[name][negated]
             case ir.Var(scope="player", name=name) | ir.Item(element="payer" | "receiver", name=name) \
                     if name in _PLAYER_FLAGS:
                 return f"{self._player(expr)} {_PLAYER_FLAGS[name][negated]}"
@@ -372,6 +378,8 @@ class Prose:
                 return _LATE_VARS.get(expr.name, expr.name)
             case "player":
                 return self._player_noun(expr)
+            case "round_end":
+                return _ROUND_END_VARS.get(expr.name) or self.condition(expr)
         raise UnknownNodeError(expr)
 
     def _player(self, expr: ir.Var | ir.Item) -> str:
@@ -440,6 +448,8 @@ class Prose:
                 return expr.name in _HAND_FLAGS or self._flag_key(expr.name)
             case ir.Var(scope="player", name=name) | ir.Item(element="payer" | "receiver", name=name):
                 return name in _PLAYER_FLAGS
+            case ir.Var(scope="round_end", name=name):
+                return name in _ROUND_END_FLAGS
         return False
 
     def _flag_key(self, name: str) -> bool:

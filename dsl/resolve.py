@@ -24,8 +24,13 @@ BUILTIN_MELDS = {
 SHAPES = ("standard", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight", "loose")
 WAITS = ("edge", "closed", "single", "two_sided", "pung_wait", "knitted")
 PRINCIPLES = ("不重复", "不拆移", "不得相同", "套算一次", "就高不就低")
+# Built-in names written in traditional characters: the simplified name they stand for. (The keyword
+# 不計 is an alias of 不计 in the grammar itself.)
+TRADITIONAL = {"不重複": "不重复"}
+# A spec's `unit` when it gives no English: the usual English of the usual units.
+UNIT_ENGLISH = {"番": "fan", "台": "tai", "胡数": "hu", "胡數": "hu", "符": "fu"}
 
-# Context keys of INTERFACE.md: name -> (kind, description).
+# Context keys of docs/interface.md: name -> (kind, description).
 CONTEXT_KEYS = {
     "self_drawn": ("flag", "the winning tile was drawn, not discarded"),
     "seat_wind": ("wind", "the winner's seat wind"),
@@ -64,7 +69,8 @@ HAND_VARS = {
     "wilds": "wild tiles held in the hand, the winning tile included (as wilds or as themselves)",
     "substituted": "wild tiles the reading uses as wilds, standing for another tile",
 }
-SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share"}
+SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share",
+               "paid": "the winner's total as paid: the total, or the spec's cap when it is more"}
 TILE_VALUED = {"win": "the winning tile", "seat_wind": "the seat wind tile", "round_wind": "the prevailing wind tile",
                "pair": "the tile of the decomposition's (first) pair"}
 LATE_VARS = {"counted_fans": "how many fans count after exclusions (a fan using it is scored last)"}
@@ -143,6 +149,9 @@ class Declarations:
     melds: ast.Melds | None = None
     meld_kinds: dict[str, ast.MeldKind] = field(default_factory=dict)
     shapes: ast.Shapes | None = None
+    shape_rules: dict[str, ast.ShapeRule] = field(default_factory=dict)
+    unit: ast.Unit | None = None
+    cap: ast.Cap | None = None
     context: list[ast.Name] = field(default_factory=list)
     flags: dict[str, ast.Flag] = field(default_factory=dict)
     options: dict[str, ast.Option] = field(default_factory=dict)
@@ -216,6 +225,12 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.meld_kinds[decl.name.text] = decl
         case ast.Shapes():
             into.shapes = decl
+        case ast.ShapeRule():
+            into.shape_rules[decl.name.text] = decl
+        case ast.Unit():
+            into.unit = decl
+        case ast.Cap():
+            into.cap = decl
         case ast.Context():
             into.context.extend(decl.keys)
         case ast.Flag():
@@ -303,6 +318,7 @@ class Resolver:
         self.tilesets = self._tilesets()
         self.wilds = self._wilds()
         self.meld_kinds = self._meld_kinds()
+        self.shape_names = self._shape_names()
         self.shapes = self._shapes()
         self.options = tuple(ir.Option(o.name.text, o.description, o.default, o.span) for o in d.options.values())
         self.binding_types: dict[str, str] = {}
@@ -315,6 +331,7 @@ class Resolver:
         self.score_names: tuple[str, ...] = ()
         self.hand_names = [n for n, p in d.patterns.items() if p.scope == "hand"]
         self.loser_names = [n for n, p in d.patterns.items() if p.scope == "loser"]
+        shape_rules = tuple(self._shape_rule(s) for s in d.shape_rules.values())
         patterns = [self._pattern(p, i) for i, p in enumerate(d.patterns.values())]
         _check_late_patterns(patterns)
         hand = _dependency_order([p for p in patterns if p.scope == "hand"])
@@ -343,7 +360,7 @@ class Resolver:
             exclusive_groups=exclusive, supersede=d.supersede.value if d.supersede else None, score=score,
             settlement=settlement, examples=(), red_tiles=self.red_tiles, red_copies=self.red_copies,
             next_tile=self.next_tile, previous_tile=self.previous_tile, indicator_tile=self.indicator_tile,
-            wilds=self.wilds,
+            wilds=self.wilds, shape_rules=shape_rules, **self._unit_and_cap(),
         )
         spec = replace(spec, examples=tuple(self._example(e) for e in d.examples))
         if d.rounds is None and not d.round_examples:
@@ -551,11 +568,37 @@ class Resolver:
                                                 tiles=tiles, span=decl.span, aside=len(tiles) == 1)
         return kinds
 
+    def _shape_names(self) -> tuple[str, ...]:
+        """The spec's own shapes: names `shape ==` may compare with, beside the built-in ones."""
+        for rule in self.d.shape_rules.values():
+            if rule.name.text in SHAPES or rule.name.text in WAITS:
+                raise error(f"{rule.name.text!r} is a built-in name; give the shape another", rule.name.span)
+        return tuple(self.d.shape_rules)
+
+    def _shape_rule(self, rule: ast.ShapeRule) -> ir.ShapeRule:
+        condition = self._expr(rule.condition, self._scope("hand"), "the condition of a shape")
+        return ir.ShapeRule(rule.name.text, rule.english, condition, rule.span)
+
+    def _unit_and_cap(self) -> dict[str, object]:
+        unit, cap = self.d.unit, self.d.cap
+        fields: dict[str, object] = {}
+        if unit is not None:
+            fields["unit"] = unit.name.text
+            fields["unit_english"] = unit.english or UNIT_ENGLISH.get(unit.name.text)
+        if cap is not None:
+            if cap.amount <= 0:
+                raise error("a cap is a positive number", cap.span)
+            fields["cap"] = cap.amount
+            fields["cap_description"] = cap.description
+        return fields
+
     def _shapes(self) -> tuple[ir.Shape, ...]:
         if self.d.shapes is None:
             return (ir.Shape("standard", chows="chow" in self.meld_kinds),)
         shapes = []
         for item in self.d.shapes.items:
+            if item.name.text in self.shape_names:
+                continue  # a spec's own shape is always tried; naming it here changes nothing
             if item.name.text not in SHAPES:
                 raise error(f"unknown shape {item.name.text!r}", item.name.span, suggest(item.name.text, SHAPES))
             if item.without is not None and item.without.text != "chow":
@@ -576,9 +619,12 @@ class Resolver:
             keys[name.text] = ir.ContextKey(name.text, kind, text, builtin=True)
         for flag in self.d.flags.values():
             if flag.name.text in keys or flag.name.text in CONTEXT_KEYS:
-                what = "flag" if flag.kind == "flag" else "player"
+                what = {"flag": "flag", "seat": "player", "int": "context key"}[flag.kind]
                 raise error(f"{what} {flag.name.text!r} has the name of a built-in context key", flag.name.span)
-            keys[flag.name.text] = ir.ContextKey(flag.name.text, flag.kind, flag.description, builtin=False)
+            if flag.kind == "int" and flag.low > flag.high:
+                raise error(f"the range {flag.low}..{flag.high} is empty: write the low end first", flag.span)
+            keys[flag.name.text] = ir.ContextKey(flag.name.text, flag.kind, flag.description, builtin=False,
+                                                 low=flag.low, high=flag.high)
         return tuple(keys.values())
 
     def _aliases(self) -> dict[str, str]:
@@ -622,7 +668,6 @@ class Resolver:
             condition = self._expr(p.condition, scope, "the count of a per-occurrence fan", (NUMBER,))
         else:
             condition = self._expr(p.condition, scope)
-        _check_combinations_stand_alone(p, condition)
         excludes = []
         for exclusion in p.excludes:
             target = self._pattern_name(exclusion.target)
@@ -652,9 +697,10 @@ class Resolver:
         return decl.value.text
 
     def _principle(self, name: ast.Name) -> str:
-        if name.text not in PRINCIPLES:
+        text = TRADITIONAL.get(name.text, name.text)
+        if text not in PRINCIPLES:
             raise error(f"unknown accounting principle {name.text!r}", name.span, suggest(name.text, PRINCIPLES))
-        return name.text
+        return text
 
     def _exclusive(self, group: ast.Exclusive) -> ir.ExclusiveGroup:
         members = tuple(self._pattern_name(m) for m in group.members)
@@ -720,7 +766,7 @@ class Resolver:
         if e.fans is not None:
             fans = tuple(ir.ExpectedFan(self._pattern_name(f.name, all_names), f.value, f.count) for f in e.fans)
         return ir.Example(e.title, tuple(sorted(case.items())), fans, e.total, e.no_win, e.error, e.payments,
-                          e.doc, e.span)
+                          e.doc, e.span, example_comments(e.lines))
 
     def _example_option(self, name: ast.Name, value: object) -> tuple[str, object]:
         option = self.d.options.get(name.text)
@@ -765,7 +811,7 @@ class ExprResolver:
             case ast.Call():
                 return self._call(e)
             case ast.Binary():
-                return ir.Binary(e.span, e.op, self.resolve(e.left), self.resolve(e.right))
+                return ir.Binary(e.span, e.op, self._shape_side(e, e.left), self._shape_side(e, e.right))
             case ast.Not():
                 return ir.Not(e.span, self.resolve(e.operand))
             case ast.Negate():
@@ -776,6 +822,15 @@ class ExprResolver:
             case ast.Member():
                 return ir.InTileSet(e.span, self._tile_valued(e.element), self._tileset(e.tileset))
         raise AssertionError(e)
+
+    def _shape_side(self, compare: ast.Binary, side: ast.Expr) -> ir.Expr:
+        """One side of a comparison; beside `shape`, a spec's own shape name is the shape even when a fan
+        has the same name (fan 八仙過海 8: shape == 八仙過海)."""
+        other = compare.right if side is compare.left else compare.left
+        if (compare.op in ("==", "!=") and isinstance(other, ast.Ref) and other.name == "shape"
+                and isinstance(side, ast.Ref) and side.name in self.r.shape_names):
+            return ir.Const(side.span, side.name)
+        return self.resolve(side)
 
     def _name(self, name: str, span: Span) -> ir.Expr:
         element = self.scope.element
@@ -844,7 +899,7 @@ class ExprResolver:
         return None
 
     def _constant(self, name: str, span: Span) -> ir.Expr | None:
-        if name in SHAPES or name in WAITS:
+        if name in SHAPES or name in WAITS or name in self.r.shape_names:
             return ir.Const(span, name)
         if name in ("true", "false"):
             return ir.Const(span, name == "true")
@@ -854,7 +909,7 @@ class ExprResolver:
 
     def _known_names(self) -> list[str]:
         names = list(HAND_VARS) + [k.name for k in self.r.context] + list(self.r.d.options)
-        names += self.r.hand_names + list(SHAPES) + list(WAITS) + list(self.scope.bindings)
+        names += self.r.hand_names + list(SHAPES) + list(self.r.shape_names) + list(WAITS) + list(self.scope.bindings)
         if self.scope.kind != "hand":
             names += self.r.loser_names + list(SETTLE_VARS)
         if self.scope.element:
@@ -994,6 +1049,41 @@ _CHINESE_RANKS = ("零", "一", "二", "三", "四", "五", "六", "七", "八",
 # ---------------------------------------------------------------- analysis
 
 
+def example_comments(lines: Iterable[str]) -> str | None:
+    """The `#` comments of a worked example, joined into one text: they explain how its result comes about.
+
+    A `#` inside a quoted string is text, not a comment; a line of `#` marks alone is a rule, not a comment.
+    """
+    found: list[str] = []
+    in_long_string = False
+    for line in lines:
+        quote: str | None = None
+        i = 0
+        while i < len(line):
+            if line.startswith('"""', i):
+                in_long_string = not in_long_string
+                i += 3
+                continue
+            char = line[i]
+            if in_long_string:
+                pass
+            elif quote is not None:
+                if char == "\\":
+                    i += 1
+                elif char == quote:
+                    quote = None
+            elif char == '"':
+                quote = char
+            elif char == "#":
+                text = line[i + 1:].strip()
+                if text.strip("#-= "):
+                    found.append(text)
+                break
+            i += 1
+    return " ".join(found) or None
+
+
+
 def _references(expr: ir.Expr | None) -> set[str]:
     """Names of the patterns an expression refers to."""
     return {e.name for e in ir.walk(expr) if isinstance(e, ir.PatternRef)}
@@ -1033,13 +1123,6 @@ def _check_late_patterns(patterns: list[ir.Pattern]) -> None:
                             "no fan can depend on it", node.span)
         if p.late and p.excludes:
             raise error(f"{p.name!r} is scored after the other fans; it cannot exclude any", p.excludes[0].span)
-
-
-def _check_combinations_stand_alone(p: ast.Pattern, condition: ir.Expr) -> None:
-    """combinations(...) is counted by the runtime as a whole: it must be the entire count of an `each` fan."""
-    for node in ir.walk(condition):
-        if isinstance(node, ir.Combinations) and (node is not condition or p.value.kind != "each"):
-            raise error("combinations(...) must be the whole condition of a fan counted `each`", node.span)
 
 
 def _conjuncts(expr: ir.Expr) -> list[ir.Expr]:

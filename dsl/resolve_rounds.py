@@ -9,9 +9,9 @@ import json
 from collections.abc import Callable
 
 from . import ast, ir
-from .resolve import FUNCTIONS, ExprResolver, Resolver, Scope
+from .resolve import FUNCTIONS, ExprResolver, Resolver, Scope, example_comments
 from .source import Span, error, suggest
-from .typecheck import BOOL, NUMBER, PLAYER_TYPES, TRUTHY
+from .typecheck import BOOL, NUMBER, PLAYER_TYPES, ROUND_END_TYPES, TRUTHY
 
 # Only a draw check's amount sees both sides, and only there is `best` known (it needs a payer).
 PAIR_ATTRS = PLAYER_TYPES
@@ -39,7 +39,7 @@ def round_rules(r: Resolver, decl: ast.RoundRules) -> ir.RoundRules:
                              p.span) for p in decl.penalties),
         tuple(ir.DeclareRule(d.name.text, d.english, d.next_hand, _flag(r, d.flag), d.span)
               for d in decl.declarations),
-        decl.span)
+        decl.span, tuple(_next_hand_set(r, s) for s in decl.next_hand_sets))
 
 
 def merge(parent: ast.RoundRules | None, child: ast.RoundRules) -> ast.RoundRules:
@@ -59,7 +59,8 @@ def merge(parent: ast.RoundRules | None, child: ast.RoundRules) -> ast.RoundRule
         by_key(parent.transfers, child.transfers, lambda t: t.flag.text),
         by_key(parent.checks, child.checks, lambda c: c.name.text),
         by_key(parent.penalties, child.penalties, lambda p: p.name.text),
-        by_key(parent.declarations, child.declarations, lambda d: d.name.text))
+        by_key(parent.declarations, child.declarations, lambda d: d.name.text),
+        by_key(parent.next_hand_sets, child.next_hand_sets, lambda s: s.key.text))
 
 
 def _kong_rule(r: Resolver, rule: ast.KongRule, names: list[str]) -> ir.KongRule:
@@ -82,6 +83,16 @@ def _check(r: Resolver, check: ast.DrawCheck, names: list[str]) -> ir.DrawCheck:
     amount = _player_expr(r, check.amount, names, "an amount", (NUMBER,), sides=True)
     receiver = _player_expr(r, check.receiver, names, "who receives")
     return ir.DrawCheck(check.name.text, check.english, payer, amount, receiver, check.span)
+
+
+def _next_hand_set(r: Resolver, decl: ast.NextHandSet) -> ir.NextHandSet:
+    keys = [k.name for k in r.context if k.kind == "int"]
+    if decl.key.text not in keys:
+        raise error(f"{decl.key.text!r} is not an integer context key of the spec", decl.key.span,
+                    suggest(decl.key.text, keys) or "declare it with `context NAME int LOW..HIGH \"...\"`")
+    expr = RoundEndResolver(r, Scope("round_end"), False).resolve(decl.expr)
+    r.types.expect(expr, (NUMBER,), "the value of a context key")
+    return ir.NextHandSet(decl.key.text, expr, decl.span)
 
 
 def _flag(r: Resolver, name: ast.Name) -> str:
@@ -133,6 +144,23 @@ class PlayerExprResolver(ExprResolver):
         return super()._call(e)
 
 
+class RoundEndResolver(PlayerExprResolver):
+    """Names in `next hand sets KEY = ...`: how the hand ended (dealer_won, drawn, winners), the integer
+    context keys (their values in this hand), options, constants."""
+
+    def _lookups(self):
+        return [self._round_end, self._int_key, self._option, self._constant]
+
+    def _round_end(self, name: str, span: Span) -> ir.Expr | None:
+        return ir.Var(span, "round_end", name) if name in ROUND_END_TYPES else None
+
+    def _int_key(self, name: str, span: Span) -> ir.Expr | None:
+        return ir.Var(span, "flag", name) if any(k.name == name and k.kind == "int" for k in self.r.context) else None
+
+    def _known_names(self) -> list[str]:
+        return list(ROUND_END_TYPES) + [k.name for k in self.r.context if k.kind == "int"] + list(self.r.d.options)
+
+
 # ---------------------------------------------------------------- worked rounds
 
 
@@ -156,7 +184,7 @@ def round_example(r: Resolver, e: ast.RoundExample, rules: ir.RoundRules | None)
     wins = tuple((i, r._example(ev.case)) for i, ev in enumerate(e.events)
                  if ev.case is not None and (ev.case.fans is not None or ev.case.total is not None))
     return ir.RoundExample(e.title, e.doc, json.dumps(record, ensure_ascii=False, sort_keys=True), payments, wins,
-                           tuple(ev.span for ev in e.events), e.total, e.span)
+                           tuple(ev.span for ev in e.events), e.total, e.span, example_comments(e.lines))
 
 
 def _event(r: Resolver, ev: ast.RoundEvent, rules: ir.RoundRules) -> dict:

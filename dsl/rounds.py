@@ -82,6 +82,7 @@ class PlayerEnv:
     options: Mapping[str, object]
     payer: Player | None = None
     receiver: Player | None = None
+    outcome: Mapping[str, object] = field(default_factory=dict)  # how the hand ended, for `next hand sets`
 
 
 class RoundEvaluator(Evaluator):
@@ -102,6 +103,8 @@ class RoundEvaluator(Evaluator):
             return getattr(env.player, expr.name)
         if expr.scope == "option":
             return env.options[expr.name]
+        if expr.scope in ("round_end", "flag"):
+            return env.outcome[expr.name]
         assert expr.scope == "binding", expr
         return self.value(env.bindings[expr.name], env)
 
@@ -139,7 +142,25 @@ class RoundSettler:
             result["pot"] = pot
         if play.next_hand:
             result["next_hand"] = play.next_hand
+        if self.rules.next_hand_sets:
+            result["next_context"] = self._next_context(play, entries)
         return result
+
+    def _next_context(self, play: Play, entries: list[dict]) -> dict[str, int]:
+        """`next hand sets KEY = ...`: the values integer context keys take in the next hand."""
+        winners = [e["seat"] for e in entries if e["event"] == "win"]
+        outcome: dict[str, object] = {"dealer_won": play.dealer in winners, "winners": len(winners),
+                                      "drawn": any(e["event"] == "draw" for e in entries)}
+        keys = {k.name: k for k in self.spec.context if k.kind == "int"}
+        outcome |= {name: play.context.get(name, key.low) for name, key in keys.items()}
+        env = PlayerEnv(None, self.bindings, play.options, outcome=outcome)
+        values = {}
+        for rule in self.rules.next_hand_sets:
+            value, key = self.evaluator.value(rule.expr, env), keys[rule.key]
+            if isinstance(value, bool) or not isinstance(value, int) or not key.low <= value <= key.high:
+                raise RoundError(f"next hand sets {rule.key} to {value}, outside its range {key.low}..{key.high}")
+            values[rule.key] = value
+        return values
 
     def _start(self, record: object) -> Play:
         if not isinstance(record, Mapping):
@@ -255,6 +276,8 @@ class RoundSettler:
         if "payments" not in result:
             raise RoundError(f"{self.spec.name} has no `settle:` rules")
         entry = {"seat": seat, "fans": result["fans"], "total": result["total"], "payments": list(result["payments"])}
+        if "paid" in result:
+            entry["paid"] = result["paid"]
         if "pot" in result:
             entry["pot"] = result["pot"]
         self._transfer(play, case, discarder, entry)

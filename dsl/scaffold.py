@@ -1,8 +1,10 @@
-"""`mjdsl new NAME --extends PARENT`: start a local variant as a spec file that already checks and tests.
+"""`mjdsl new NAME [--extends PARENT]`: start a spec file that already checks and tests.
 
-The new file extends its parent and changes nothing yet: commented templates show how to revalue, add
-or remove a fan and how to replace the payments, and two worked examples (the parent's first two, or
+With a parent, the new file extends it and changes nothing yet: commented templates show how to revalue,
+add or remove a fan and how to replace the payments, and two worked examples (the parent's first two, or
 hands scored with the parent's rules when it has none) are ready to be rewritten for the new rules.
+Without one, the file is a small standalone spec (tiles, shapes, five fans, payments, two worked
+examples) to grow into the new variant.
 """
 
 from __future__ import annotations
@@ -60,16 +62,71 @@ an ambiguous sentence of the rule text is read.
 '''
 
 
+STANDALONE = '''\
+# {name} — a spec of its own. Then: mjdsl check {name}.mj && mjdsl test {name}.mj && mjdsl doc {name}.mj --out book
+variant {name} "{name}" "{name}"
+
+doc """
+{name}: say where the rules come from, and how an ambiguous sentence of the rule text is read.
+"""
+
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    suit p 筒 "Dots" 1..9 ×4
+    suit s 条 "Bamboo" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+
+melds chow, pung, kong, concealed_kong
+shapes standard, seven_pairs
+context self_drawn, seat_wind, round_wind
+# unit 台 "tai"                # what a total counts (番 when not written)
+# cap 100 "Limit"              # the most a hand's total pays
+# context 連莊 int 0..20 "the dealer's wins in a row"
+minimum 1
+
+fan 平和 "All Chows" 1: shape == standard and count(pungs) == 0
+fan 对对和 "All Pungs" 2: shape == standard and count(chows) == 0
+fan 七对 "Seven Pairs" 2: shape == seven_pairs
+fan 清一色 "Full Flush" 4: suits == 1 and not any(tiles, 字)
+fan 自摸 "Self-drawn" 1: self_drawn
+
+settle:
+    self_drawn: each loser pays total
+    discard: discarder pays total
+
+# ---------------------------------------------------------------- examples
+# Worked hands, run by `mjdsl test` and printed in the rule book; a comment works out each result.
+
+example "All chows on a discard":
+    hand 123m 456m 789p 234s 5z
+    win 5z
+    # 123万 456万 789筒 234条 and a pair of 白: no pung, 平和 1; three suits, no 清一色. Seat 0 wins on
+    # seat 3's discard; the discarder pays the total.
+    expect 平和 1, total 1
+    payments 1 0 0 -1
+
+example "All pungs of one suit, self-drawn":
+    hand 111m 222m 333m 444m 5m
+    win 5m, self_drawn
+    # Read as 111 222 333 444万 + 55万: 对对和 2, 清一色 4, 自摸 1 = 7, more than 123万 ×3 + 444万 + 55万
+    # (清一色 4, 自摸 1 = 5). Each of the three others pays 7.
+    expect 对对和 2, 清一色 4, 自摸 1, total 7
+    payments 21 -7 -7 -7
+'''
+
+
 def add_command(commands: argparse._SubParsersAction) -> None:
     """Register `mjdsl new` on the command line's subcommands."""
     p = commands.add_parser(
-        "new", help="start a local variant that extends another spec",
-        description="Write NAME.mj: a spec that extends PARENT, with commented templates for revaluing, "
-                    "adding and removing fans and for the payments, and two worked examples to rewrite. "
-                    "The new file passes `mjdsl check` and `mjdsl test` as it is.")
+        "new", help="start a spec: standalone, or a local variant that extends another spec",
+        description="Write NAME.mj. With --extends PARENT: a spec that extends PARENT, with commented "
+                    "templates for revaluing, adding and removing fans and for the payments, and two worked "
+                    "examples to rewrite. Without it: a small standalone spec (tiles, shapes, fans, payments, "
+                    "two worked examples). The new file passes `mjdsl check` and `mjdsl test` as it is.")
     p.add_argument("name", metavar="NAME", help="the variant's name, also the file's name (NAME.mj)")
-    p.add_argument("--extends", required=True, metavar="PARENT", dest="parent",
-                   help="the spec it starts from: a bundled name (sichuan) or a spec file")
+    p.add_argument("--extends", metavar="PARENT", dest="parent",
+                   help="the spec it starts from: a bundled name (sichuan) or a spec file (default: none, a "
+                        "standalone spec)")
     p.add_argument("--dir", default=".", type=Path, help="where to write NAME.mj (default: here)")
     p.add_argument("--force", action="store_true", help="overwrite an existing NAME.mj")
     p.set_defaults(run=run)
@@ -84,6 +141,10 @@ def run(args: argparse.Namespace) -> int:
     if target.exists() and not args.force:
         print(f"mjdsl new: {target} exists; choose another name or pass --force", file=sys.stderr)
         return 1
+    if args.parent is None:
+        args.dir.mkdir(parents=True, exist_ok=True)
+        target.write_text(STANDALONE.format(name=args.name), encoding="utf-8")
+        return _report(target)
     parent = load_spec(args.parent)  # a missing or broken parent is reported as a SpecError by main
     if not _reachable(parent, args.dir):
         print(f"mjdsl new: `extends {parent.name}` finds only bundled specs and specs beside the new file; "
@@ -178,6 +239,7 @@ def _report(target: Path) -> int:
         print(d.render(), file=sys.stderr)
     if spec is None:
         return 1
-    print(f"wrote {target}: extends {spec.parent}, {len(spec.examples)} examples to rewrite")
+    start = f"extends {spec.parent}" if spec.parent else "a standalone spec"
+    print(f"wrote {target}: {start}, {len(spec.examples)} examples to rewrite")
     print(f"next: edit it, then `mjdsl check {target}` and `mjdsl test {target}`")
     return 0

@@ -12,7 +12,7 @@ TRUTHY = (NUMBER, BOOL)
 
 HAND_TYPES = {"shape": TEXT, "wait": TEXT, "waits": NUMBER, "shape_waits": NUMBER, "suits": NUMBER, "opened": BOOL,
               "is_dealer": BOOL, "red_fives": NUMBER, "wilds": NUMBER, "substituted": NUMBER}
-CONTEXT_TYPES = {"flag": BOOL, "count": NUMBER, "seat": NUMBER, "wind": TEXT}
+CONTEXT_TYPES = {"flag": BOOL, "count": NUMBER, "int": NUMBER, "seat": NUMBER, "wind": TEXT}
 ITEM_TYPES = {
     "suit": TEXT, "rank": NUMBER, "tile": TILE, "size": NUMBER, "copies": NUMBER, "seat": NUMBER, "step": NUMBER,
 }
@@ -20,6 +20,8 @@ ITEM_TYPES = {
 PLAYER_TYPES = {
     "won": BOOL, "ready": BOOL, "suits": NUMBER, "seat": NUMBER, "dealer": BOOL, "kong_income": NUMBER, "best": NUMBER,
 }
+# The end of a hand, in `next hand sets KEY = ...`: what happened, for the value a key takes in the next hand.
+ROUND_END_TYPES = {"dealer_won": BOOL, "drawn": BOOL, "winners": NUMBER}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 
@@ -109,6 +111,8 @@ class TypeChecker:
                 return self.bindings[expr.name]
             case "player":
                 return PLAYER_TYPES[expr.name]
+            case "round_end":
+                return ROUND_END_TYPES[expr.name]
         raise AssertionError(expr)
 
     def _aggregate(self, expr: ir.Aggregate) -> str:

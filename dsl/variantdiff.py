@@ -125,6 +125,9 @@ def rule_facts(spec: ir.Spec) -> dict[str, dict[str, str]]:
             "minimum": minimum_text(spec), "principles": ", ".join(spec.principles) or ABSENT,
             "preferred on equal totals": ", ".join(spec.preferred) or ABSENT,
             "supersede from": ABSENT if spec.supersede is None else str(spec.supersede),
+            "unit": spec.unit,
+            "cap": ABSENT if spec.cap is None else f"{spec.cap}" + (f" ({spec.cap_description})"
+                                                                    if spec.cap_description else ""),
         },
         "Tiles 牌": {
             **{f"suit {s.code}": suit_text(spec, s) for s in spec.suits},
@@ -134,9 +137,11 @@ def rule_facts(spec: ir.Spec) -> dict[str, dict[str, str]]:
         "Melds and shapes 面子与牌型": {
             **{f"meld {k.name}": meld_kind_text(spec, k) for k in spec.meld_kinds},
             **{f"shape {s.name}": shape_text(s) for s in spec.shapes},
+            **{f"shape {s.name}": f"{s.english or s.name}: {formula(s.condition)}" for s in spec.shape_rules},
         },
         "Context and options 情境与选项": {
-            **{f"context {k.name}": k.description for k in spec.context},
+            **{f"context {k.name}": k.description + (f" ({k.low}..{k.high})" if k.kind == "int" else "")
+               for k in spec.context},
             **{f"option {o.name}": f"{o.description} (default {o.default})" for o in spec.options},
         },
         "Definitions 定义": {f"let {b.name}": formula(b.expr) for b in spec.definitions},

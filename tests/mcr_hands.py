@@ -1,4 +1,4 @@
-"""Random valid winning 国标 hands as INTERFACE.md cases, and the bridge to the pymahjonggb engine.
+"""Random valid winning 国标 hands as docs/interface.md cases, and the bridge to the pymahjonggb engine.
 
 `random_case(seed)` draws one hand: about a third plain standard hands, the rest from generators biased
 towards rare fans (flushes, pungs, terminals, shifted and same-rank sets, winds and dragons, tile ranges,

@@ -1,4 +1,4 @@
-"""Random riichi hands as INTERFACE.md cases, and the bridge to the `mahjong` package.
+"""Random riichi hands as docs/interface.md cases, and the bridge to the `mahjong` package.
 
 `random_case(rng)` draws one case: mostly valid winning hands (closed and open, kongs of every kind,
 seven pairs, thirteen orphans, hands biased towards flushes, terminals, honors and pungs), every

@@ -1,6 +1,6 @@
 """Riichi: the scoring calls of the `mahjong` package's own test suite (../shared/reference/riichi_peer_calls.jsonl).
 
-Each `estimate_hand_value` call becomes an INTERFACE.md case; our han, fu (except yakuman), payments
+Each `estimate_hand_value` call becomes a docs/interface.md case; our han, fu (except yakuman), payments
 and pot must equal the package's recorded output, and a call the package refused must not win.
 Calls that need what the spec does not model (aotenjou, open riichi, nagashi mangan, three-player
 nuki dora, paarenchan, optional yakuman, direct score-table and fu calls) are skipped, each with a
@@ -97,7 +97,7 @@ def _take(tiles: list[int], tile136: int) -> bool:
 
 
 def case_of(call: dict) -> dict | str:
-    """The INTERFACE.md case of a package call, or why it is skipped."""
+    """The docs/interface.md case of a package call, or why it is skipped."""
     if call["kind"] != "estimate_hand_value":
         return f"{call['kind']}: a direct call, not a hand"
     given = call["input"]

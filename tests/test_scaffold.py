@@ -97,7 +97,12 @@ def test_bad_arguments(tmp_path, capsys, name, parent, code, fragment):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_extends_is_required(capsys):
-    with pytest.raises(SystemExit):
-        main(["new", "mytown"])
-    assert "--extends" in capsys.readouterr().err
+def test_without_extends_a_standalone_spec_checks_and_tests(tmp_path, capsys):
+    assert _new(tmp_path, "mytown") == 0
+    path = tmp_path / "mytown.mj"
+    text = path.read_text(encoding="utf-8")
+    assert "\nextends " not in text and "\ntiles:\n" in text and "\nsettle:\n" in text
+    _clean(path)
+    spec = load_spec(str(path))
+    assert spec.parent is None and spec.name == "mytown"
+    assert "a standalone spec" in capsys.readouterr().out

@@ -1,0 +1,194 @@
+"""combinations(...) in any expression, a spec's unit and cap (the paid amount), traditional-character keywords."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from dsl import codegen, docs
+from dsl.cli import main
+from dsl.interpreter import Interpreter
+from dsl.resolve import load_spec
+from dsl.source import SpecError
+from dsl.variantdiff import diff
+
+# 123万 123万 123筒 456筒 + a pair of 中: the chows are read in one way only (112233万 holds no pung).
+TWIN_CHOWS = {"hand": "123m123m123p456p7z", "win": "7z"}
+# 123万 ×3 can also be read as the pungs 111 222 333万; a chow reading and a pung reading compete.
+TRIPLE_CHOWS = {"hand": "123m123m123m456p7z", "win": "7z"}
+
+
+def fans(result: dict) -> dict[str, tuple[int, int]]:
+    return {f["name"]: (f["value"], f["count"]) for f in result["fans"]}
+
+
+# ---------------------------------------------------------------- combinations anywhere
+
+
+def test_combinations_in_a_comparison_a_let_and_a_value(spec_of):
+    spec = spec_of("""
+        let 同顺 = combinations(chows, 2, same(rank))
+        fan 双同 2: combinations(chows, 2, same(suit) and same(rank)) >= 1
+        fan 顺数 "Runs of a rank" (同顺): 同顺 >= 2
+    """)
+    # Pairs of chows: 123万-123万 same suit and rank (双同 2); with 123筒 the two 123万 make two more
+    # pairs of the same rank, so 同顺 = 3 and 顺数 is worth 3. Total 5.
+    result = Interpreter(spec).evaluate(TWIN_CHOWS)
+    assert fans(result) == {"双同": (2, 1), "顺数": (3, 1)} and result["total"] == 5
+
+
+def test_under_the_principles_only_a_whole_each_condition_is_counted_together(spec_of):
+    spec = spec_of("""
+        principles 套算一次
+        fan 一般高 1 each: combinations(chows, 2, same(suit) and same(rank))
+        fan 有同 3: combinations(chows, 2, same(suit) and same(rank))
+    """)
+    # Chow reading 123万 ×3 + 456筒: three identical pairs. 套算一次 keeps two of them for the `each`
+    # fan 一般高 (three sets: at most two two-set fans); 有同, a fixed fan, counts once: 2 + 3 = 5.
+    # The pung reading 111 222 333万 has one chow and scores 0, so the chow reading is taken.
+    result = Interpreter(spec).evaluate(TRIPLE_CHOWS)
+    assert fans(result) == {"一般高": (1, 2), "有同": (3, 1)} and result["total"] == 5
+
+
+def test_combinations_stays_checked_where_it_is_written(spec_of):
+    with pytest.raises(SpecError, match="size of a combination"):
+        spec_of("fan a 1: combinations(chows, 5, same(suit)) > 0\n")
+    with pytest.raises(SpecError, match="combinations are taken from"):
+        spec_of("fan a 1: combinations(tiles, 2, same(suit)) > 0\n")
+
+
+# ---------------------------------------------------------------- unit and cap
+
+
+CAPPED = """
+    unit 台 "tai"
+    cap 10 "滿台 Limit"
+    fan 底 "Base" 5: true
+    fan 自摸 "Self-drawn" 8: self_drawn
+    settle:
+        self_drawn: each loser pays paid
+        discard: discarder pays paid + total
+"""
+
+
+def test_a_cap_adds_what_is_paid_and_keeps_the_total(spec_of):
+    checker = Interpreter(spec_of(CAPPED))
+    # Self-drawn: 5 + 8 = 13 台, over the cap of 10: paid 10 by each of the three others.
+    result = checker.evaluate(TWIN_CHOWS | {"self_drawn": True})
+    assert result["total"] == 13 and result["paid"] == 10
+    assert result["payments"] == [30, -10, -10, -10]
+    # On a discard: 5 台, under the cap, paid 5; the discarder pays paid + total = 10.
+    result = checker.evaluate(TWIN_CHOWS)
+    assert result["total"] == 5 and result["paid"] == 5 and result["payments"] == [10, 0, 0, -10]
+
+
+def test_without_a_cap_a_result_has_no_paid_key(spec_of):
+    result = Interpreter(spec_of("fan 底 5: true\n")).evaluate(TWIN_CHOWS)
+    assert result["total"] == 5 and "paid" not in result
+
+
+def test_the_unit_names_the_minimum_and_has_a_usual_english(spec_of):
+    spec = spec_of('unit 台 "tai"\nminimum 8\nfan 底 5: true\n')
+    assert Interpreter(spec).evaluate(TWIN_CHOWS)["reason"] == "5 台 is below the minimum of 8"
+    assert spec_of("unit 胡數\nfan 底 5: true\n").unit_english == "hu"
+    assert spec_of("fan 底 5: true\n").unit == "番"
+    with pytest.raises(SpecError, match="positive"):
+        spec_of("cap 0\nfan 底 5: true\n")
+
+
+def test_the_book_states_the_cap_in_a_sentence_and_shows_the_paid_amount(spec_of, tmp_path):
+    spec = spec_of(CAPPED + """
+    example "Self-drawn over the cap":
+        hand 123m 123m 123p 456p 7z
+        win 7z, self_drawn
+        # 底 5 and 自摸 8 make 13 台; the cap pays 10.
+        expect 底 5, 自摸 8, total 13
+""")
+    book = docs.book(spec)
+    assert book.cap == ("A hand pays at most 10 台 (滿台 Limit): a larger total is paid as 10, and a result "
+                        "shows both the total and what is paid.")
+    pages = docs.render_books([book], tmp_path)
+    markdown = next(text for path, text in pages.items() if path.name == f"{spec.name}.md")
+    assert book.cap in markdown and "| 番种 Fan | 台 Value | Points |" in markdown
+    assert "| **Paid 实付** (at most the cap) | | **10** |" in markdown
+    assert "A hand needs at least" not in markdown  # no minimum: the sentence says so instead
+    assert "底 5 and 自摸 8 make 13 台; the cap pays 10." in markdown
+
+
+def test_mjdsl_score_shows_the_unit_and_the_paid_amount(write_spec, capsys):
+    path = write_spec(CAPPED)
+    with pytest.warns(UserWarning, match="using the interpreter.*Spec.unit"):  # no compiled support yet
+        code = main(["score", str(path), "123m 123m", "123p", "456p", "7z", "--win", "7z", "--self-drawn"])
+    out = capsys.readouterr().out
+    assert code == 0 and "total\t13 台" in out and "paid\t10 台 (the cap is 10)" in out
+
+
+def test_the_compiled_checker_declines_a_unit_or_a_cap_by_name(spec_of):
+    with pytest.raises(codegen.CodegenError, match="unit"):
+        codegen.generate(spec_of('unit 台 "tai"\nfan 底 5: true\n'))
+    with pytest.raises(codegen.CodegenError, match="cap"):
+        codegen.generate(spec_of("cap 10\nfan 底 5: true\n"))
+
+
+# ---------------------------------------------------------------- traditional characters
+
+
+def test_traditional_keywords_and_principles_mean_the_simplified_ones(spec_of):
+    written = """
+        principles {principle}
+        fan 大 4: suits == 1
+            {keyword} 小
+        fan 小 1: suits == 1
+    """
+    traditional = spec_of(written.format(principle="不重複", keyword="不計"))
+    simplified = spec_of(written.format(principle="不重复", keyword="不计"))
+    assert traditional.principles == simplified.principles == ("不重复",)
+    assert traditional.patterns[0].excludes[0].target == "小"
+    # One suit: 大 4 counts and excludes 小.
+    hand = {"hand": "123m456m789m123m5m", "win": "5m"}
+    assert fans(Interpreter(traditional).evaluate(hand)) == {"大": (4, 1)}
+
+
+def test_a_variant_diff_names_a_changed_unit_cap_and_integer_key(spec_of, write_spec):
+    plain = spec_of("fan 底 5: true\n")
+    capped = load_spec(str(write_spec('unit 台 "tai"\ncap 10\ncontext n int 0..3 "streak"\nfan 底 5: true\n',
+                                      name="capped")))
+    rows = {row.name: (row.before, row.after) for section in diff(plain, capped).sections for row in section.rows}
+    assert rows["unit"] == ("番", "台") and rows["cap"][1] == "10"
+    assert rows["context n"][1] == "streak (0..3)"
+
+
+COMBINATIONS_ANYWHERE = """\
+variant anywhere "组合" "Combinations anywhere"
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    suit p 筒 "Dots" 1..9 ×4
+    suit s 条 "Bamboo" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+context self_drawn
+principles 套算一次
+let 同顺 = combinations(chows, 2, same(rank))
+fan 一般高 "Pure double chow" 1 each: combinations(chows, 2, same(suit) and same(rank))
+fan 有同 "Some double" 3: combinations(chows, 2, same(suit) and same(rank))
+fan 三连 "Three runs" 2: combinations(chows, 3, same(suit) and step == 3) + 同顺 >= 2
+fan 顺数 "Runs of a rank" (同顺): count(chows) >= 2 and 同顺 > 0
+"""
+
+
+def test_the_compiled_checker_counts_combinations_anywhere_as_the_interpreter(tmp_path, monkeypatch):
+    import dsl
+    from dsl.samples import random_cases
+
+    monkeypatch.setenv("MJDSL_CACHE", str(tmp_path / "cache"))
+    path = tmp_path / "anywhere.mj"
+    path.write_text(COMBINATIONS_ANYWHERE, encoding="utf-8")
+    spec = load_spec(str(path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # this spec compiles: falling back to the interpreter is a failure
+        compiled = dsl.load(str(path))
+    interpreter = Interpreter(spec)
+    # The hand of the principles test above: the fixed fan counts once, 一般高 twice.
+    assert compiled.evaluate(TRIPLE_CHOWS) == interpreter.evaluate(TRIPLE_CHOWS)
+    for case in random_cases(spec, 1500, seed=11):
+        assert compiled.evaluate(case) == interpreter.evaluate(case), case

@@ -1,0 +1,96 @@
+"""A spec's own shapes: `shape NAME "English": CONDITION`, a win without sets (八仙過海, 七搶一)."""
+
+from __future__ import annotations
+
+import pytest
+
+from dsl import codegen, docs
+from dsl.interpreter import Interpreter
+from dsl.resolve import load_spec
+from dsl.source import SpecError
+
+FLOWERS = """\
+variant flowery "花牌" "Flowers"
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    suit p 筒 "Dots" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+    flowers f 花 "Flowers" ×1: 春 "Spring", 夏 "Summer", 秋 "Autumn", 冬 "Winter"
+meld flower "Flower" = one of 花
+melds chow, pung
+shapes standard
+context self_drawn
+shape 四花齊 "Four Flowers": count(groups, 花) == 4
+fan 四花齊 "Four Flowers" 8: shape == 四花齊
+fan 平 1: shape == standard
+fan 花 1 each: count(groups, 花)
+settle:
+    self_drawn: each loser pays total
+    discard: discarder pays total
+"""
+ALL_FLOWERS = ["flower 1f", "flower 2f", "flower 3f", "flower 4f"]
+# Thirteen tiles that form no sets and no pair, then 北 on seat 3's discard.
+LOOSE = {"hand": "1m3m5m7m9m1p3p5p7p9p1z2z3z", "win": "4z"}
+
+
+def fans(result: dict) -> dict[str, tuple[int, int]]:
+    return {f["name"]: (f["value"], f["count"]) for f in result["fans"]}
+
+
+@pytest.fixture
+def flowery(write_spec):
+    def make(extra: str = ""):
+        return load_spec(str(write_spec(FLOWERS + extra, tiny=False)))
+
+    return make
+
+
+def test_a_hand_without_sets_wins_in_the_spec_s_own_shape(flowery):
+    checker = Interpreter(flowery())
+    # The four flowers are laid aside (the hand keeps 13 tiles): 四花齊 8 and 花 1 ×4 = 12, paid by seat 3.
+    result = checker.evaluate(LOOSE | {"melds": ALL_FLOWERS})
+    assert result["winning"] and fans(result) == {"四花齊": (8, 1), "花": (1, 4)} and result["total"] == 12
+    assert result["payments"] == [12, 0, 0, -12]
+
+
+def test_the_shape_needs_its_condition(flowery):
+    # Three flowers: neither a standard hand nor 四花齊; the reason names both shapes.
+    result = Interpreter(flowery()).evaluate(LOOSE | {"melds": ALL_FLOWERS[:3]})
+    assert result["winning"] is False and "standard" in result["reason"] and "四花齊" in result["reason"]
+
+
+def test_the_own_shape_competes_with_the_standard_reading(flowery):
+    # 123 456 789万 123筒 + 白白 with four flowers: standard 平 1 + 花 4 = 5, or 四花齊 8 + 花 4 = 12.
+    hand = {"hand": "123m456m789m123p5z", "win": "5z", "melds": ALL_FLOWERS}
+    result = Interpreter(flowery()).evaluate(hand)
+    assert fans(result) == {"四花齊": (8, 1), "花": (1, 4)}
+    # Without the flowers only the standard reading is left: 平 1.
+    assert fans(Interpreter(flowery()).evaluate(hand | {"melds": []})) == {"平": (1, 1)}
+
+
+def test_naming_the_shape_in_shapes_is_allowed_and_changes_nothing(write_spec):
+    listed = load_spec(str(write_spec(FLOWERS.replace("shapes standard", "shapes standard, 四花齊"), tiny=False)))
+    assert [s.name for s in listed.shapes] == ["standard"] and [s.name for s in listed.shape_rules] == ["四花齊"]
+    assert fans(Interpreter(listed).evaluate(LOOSE | {"melds": ALL_FLOWERS}))["四花齊"] == (8, 1)
+
+
+def test_a_shape_may_not_take_a_built_in_name_and_its_condition_is_a_condition(write_spec):
+    with pytest.raises(SpecError, match="built-in name"):
+        load_spec(str(write_spec(FLOWERS.replace("shape 四花齊", "shape standard"), tiny=False)))
+    with pytest.raises(SpecError, match="condition of a shape must be"):
+        load_spec(str(write_spec(FLOWERS + 'shape 風 "Wind": win\n', tiny=False)))
+
+
+def test_the_book_lists_the_shape_with_its_condition(flowery, tmp_path):
+    book = docs.book(flowery())
+    assert [(s.name, s.english, s.rule) for s in book.own_shapes] == [
+        ("四花齊", "Four Flowers", "count(groups, 花) == 4")]
+    assert "四花齊" in book.shapes
+    markdown = next(text for path, text in docs.render_books([book], tmp_path).items() if path.suffix == ".md"
+                    and path.stem == "flowery")
+    assert "| 四花齊 Four Flowers |" in markdown
+
+
+def test_the_compiled_checker_declines_a_spec_s_own_shape(flowery):
+    with pytest.raises(codegen.CodegenError, match="shape_rules"):
+        codegen.generate(flowery())
