@@ -50,7 +50,7 @@ def test_the_case_format_is_in_the_repository_and_every_reference_points_there()
     for topic in ("## A case", "## A result", "`paid`", "int LOW..HIGH", '"ok": false'):
         assert topic in interface
     cited = [ROOT / "README.md", ROOT / "grammar" / "README.md", ROOT / "specs" / "README.md",
-             *sorted((ROOT / "dsl").glob("*.py"))]
+             *sorted(p for p in (ROOT / "dsl").rglob("*") if p.suffix in (".py", ".pyx", ".pxd"))]
     for path in cited:
         text = path.read_text(encoding="utf-8")
         assert "INTERFACE.md" not in text, path

@@ -1451,7 +1451,7 @@ cdef void pay_liable(Ctx* c, int liable) noexcept:
 
 
 cdef class Checker:
-    """One spec's compiled checker: the interpreter's API (INTERFACE.md) over the tables of its module."""
+    """One spec's compiled checker: the interpreter's API (docs/interface.md) over the tables of its module."""
 
     def __init__(self, str spec_name, str spec_path, str spec_hash, bint bundled, tuple text_values,
                  tuple tile_codes, dict keys, dict meld_kinds, dict options, tuple fan_names, tuple fan_english,
@@ -1774,7 +1774,7 @@ cdef class Checker:
     # -- the interpreter's API
 
     def evaluate(self, case):
-        """Score one case of INTERFACE.md."""
+        """Score one case (docs/interface.md)."""
         return self.evaluate_one(case)
 
     def evaluate_many(self, cases):
