@@ -4,23 +4,16 @@
 # SPEC_HASH: 921038f698618e5a
 """The compiled checker of one spec: the same API and results as dsl.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
 
-How it works: a case is read into a C struct (Hand); every decomposition of the hand is found by
-recursion over tile counts, lowest tile first, exactly in the order of dsl.decompose; each is scored by
-one C function per fan, exclusions are bit masks, and the best total is settled with C arithmetic.
-Cases that are not plainly valid are read by dsl.case.read_case, so errors are worded exactly as the
-interpreter words them. A case whose arithmetic leaves exact 64-bit integers (a fraction, an
-overflow, a division by zero) is handed to the reference interpreter, which answers it exactly.
+This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
+runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.decompose, calls
+these functions on each, applies the exclusions, settles and builds the results.
 """
 
-import gc
+from dsl.runtime.core cimport *
 
-from libc.string cimport memcpy, memset
-
-from dsl.case import read_case
-from dsl.checkers import reference
-from dsl.notation import HandError
+from dsl.runtime.core import Checker
 
 SPEC_NAME = 'zungjung'
 SPEC_PATH = 'specs/zungjung.mj'
@@ -69,35 +62,17 @@ BUNDLED = True
 cdef enum:
     N_TILES = 34
     N_PLAYERS = 4
-    HAND_SIZE = 14
-    SETS = 4  # sets of a standard hand without declared melds
-    MAX_MELDS = 4
-    MELD_TILES = 4  # tiles of the largest meld kind
-    MAX_GROUPS = 15
-    MAX_READINGS = 243  # readings as sets and a pair: 3 choices per group
     FANS = 45  # hand fans 0..HAND_FANS-1, then loser fans
     HAND_FANS = 45
     FAN_SLOTS = 45  # C arrays are never empty
     MASK_WORDS = 1  # 64 fans per word of a fan mask
     CONTEXT_SLOTS = 9
     OPTION_SLOTS = 2
-    INDICATOR_KEYS = 1  # context keys of indicator tiles
-    MAX_INDICATORS = 16  # indicators kept per key; a case with more is read by the interpreter
+    N_HAND_SETS = 1  # tile sets chosen per hand by indicators
 
-# Names that expressions compare (shapes, waits, suit codes, text options), as small ints.
-cdef enum Text:
-    T_standard = 0  # standard
-    T_seven_pairs = 1  # seven_pairs
-    T_thirteen_orphans = 2  # thirteen_orphans
-    T_honors_and_knitted = 3  # honors_and_knitted
-    T_knitted_straight = 4  # knitted_straight
-    T_loose = 5  # loose
-    T_edge = 6  # edge
-    T_closed = 7  # closed
-    T_single = 8  # single
-    T_two_sided = 9  # two_sided
-    T_pung_wait = 10  # pung_wait
-    T_knitted = 11  # knitted
+# Names that expressions compare, as small ints: the shapes and waits (dsl.runtime.core.Text), then the
+# spec's own (suit codes, text options).
+cdef enum:
     T_m = 12  # m
     T_p = 13  # p
     T_s = 14  # s
@@ -123,16 +98,6 @@ TEXT_VALUES = (
     'z',
     '',
 )
-cdef dict TEXTS = {value: number for number, value in enumerate(TEXT_VALUES)}
-
-# What a group of a decomposition is: a set, a pair, a single, or a spec's own meld kind.
-cdef enum GroupKind:
-    CHOW = 0
-    PUNG = 1
-    KONG = 2
-    PAIR = 3
-    SINGLE = 4
-    KNITTED = 5
 
 TILE_CODES = (
     '1m',
@@ -215,9 +180,16 @@ cdef unsigned long long[N_TILES] NEAR = [
 ]
 cdef unsigned long long ALWAYS_NEAR = 0x3fc060301ULL
 cdef unsigned long long NUMBERED = 0x7ffffffULL
+cdef unsigned long long ALL_TILES = 0x3ffffffffULL
 # The seat and prevalent winds E S W N: the first four tiles that are not numbered (-1: none).
 cdef int[4] WIND_TILES = [27, 28, 29, 30]
-cdef dict WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+# Knitted straights, 147 / 258 / 369 over the three numbered suits (on the search's stack a group of
+# kind KNITTED holds the number of its straight).
+cdef unsigned long long[1] KNITTED_STRAIGHT = [
+    0,  # the tile set has not three numbered suits
+]
+# Thirteen orphans: the terminals and honors (13; the shape needs 13).
+cdef int[13] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 # Tile sets.
 cdef unsigned long long TILESET_0 = 0x1ffULL  # 萬 (Characters)
@@ -258,17 +230,39 @@ cdef int[26] RED_FIVE = [
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 ]
 cdef int RED_COPIES = 0
+# The tile an indicator points at: the next rank of its suit (9 -> 1), or the next in its `order`.
+cdef int[N_TILES] NEXT_TILE = [
+    1, 2, 3, 4, 5, 6, 7, 8, 0, 10, 11, 12, 13, 14, 15, 16,
+    17, 9, 19, 20, 21, 22, 23, 24, 25, 26, 18, 27, 28, 29, 30, 31,
+    32, 33,
+]
+# The tile before each along the order.
+cdef int[N_TILES] PREVIOUS_TILE = [
+    8, 0, 1, 2, 3, 4, 5, 6, 7, 17, 9, 10, 11, 12, 13, 14,
+    15, 16, 26, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31,
+    32, 33,
+]
+# What a tile turned up as an indicator counts as (a skipped tile counts as the tile before it).
+cdef int[N_TILES] INDICATOR_TILE = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33,
+]
+# Tile sets chosen per hand: (fixed tiles | the tile STEP places along the order from each indicator of a
+# key) - removed tiles; HAND_SET_TERMS lists (indicator key, step) pairs, HAND_SET_N_TERMS[k] of them for set k
+# from k * MAX_SET_TERMS.
+cdef unsigned long long[N_HAND_SETS] HAND_SET_TILES = [0]
+cdef unsigned long long[N_HAND_SETS] HAND_SET_REMOVED = [0]
+cdef int[N_HAND_SETS] HAND_SET_N_TERMS = [0]
+cdef int[N_HAND_SETS * MAX_SET_TERMS * 2] HAND_SET_TERMS = [
+0, 0, 0, 0, 0, 0, 0, 0,  # no tile set is chosen per hand
+]
+# The wild tile sets.
+cdef int[1] WILD_SETS = [0]
 
 # ---------------------------------------------------------------- meld kinds a case may declare
 
-cdef enum MeldShape:
-    SHAPE_CHOW = 0
-    SHAPE_PUNG = 1
-    SHAPE_KONG = 2
-    SHAPE_FIXED = 3  # exactly the kind's own tiles
-    SHAPE_ONE_OF = 4  # one tile of a tile set (MELD_FIXED, or the hand's set MELD_PER_HAND)
-
-cdef dict MELD_KINDS = {
+MELD_KINDS = {
     'chow': 0,
     'pung': 1,
     'kong': 2,
@@ -281,24 +275,15 @@ cdef int[5] MELD_CONCEALED = [0, 0, 0, 0, 1]
 cdef int[5] MELD_OPENS = [1, 1, 1, 1, 0]
 cdef int[5] MELD_SIZE = [3, 3, 4, 4, 4]
 cdef unsigned long long[5] MELD_FIXED = [0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL, 0x0ULL]
+# A single tile laid aside: no set, and the hand keeps its tile count.
+cdef int[5] MELD_ASIDE = [0, 0, 0, 0, 0]
+# A one-of kind's tile set chosen per hand (its index in the hand's sets), -1: its fixed tiles.
+cdef int[5] MELD_PER_HAND = [-1, -1, -1, -1, -1]
 
 # ---------------------------------------------------------------- case keys, context and options
 
-cdef enum KeyKind:
-    KEY_HAND = 0
-    KEY_WIN = 1
-    KEY_MELDS = 2
-    KEY_OPTIONS = 3
-    KEY_FLAG = 4
-    KEY_COUNT = 5
-    KEY_SEAT = 6
-    KEY_WIND = 7
-    KEY_TILES = 8
-    KEY_OTHER_MELDS = 9
-    KEY_SEATS = 10
-
 # key -> index into KEY_KIND and KEY_SLOT; context values live in Hand.context[slot].
-cdef dict KEYS = {
+KEYS = {
     "hand": 0,
     "win": 1,
     "melds": 2,
@@ -337,24 +322,19 @@ cdef enum:  # context slots
     CTX_robbing_kong = 7
     CTX_first_turn = 8
 
-cdef enum OptionKind:
-    OPTION_BOOL = 0
-    OPTION_INT = 1
-    OPTION_TEXT = 2
 
 cdef enum:  # option slots
     OPTION_par = 0
     OPTION_uniform = 1
 
-cdef dict OPTIONS = {
+OPTIONS = {
     'par': 0,
     'uniform': 1,
 }
 cdef int[OPTION_SLOTS] OPTION_KIND = [OPTION_INT, OPTION_BOOL]
 cdef long long[OPTION_SLOTS] OPTION_DEFAULT = [25, 0]
-
-# Products, quotients and powers stay within +-2^53; beyond it the reference interpreter answers.
-cdef long long LIMIT = 9007199254740992
+# Per context slot: a seat key that is -1 when absent (other than seat, dealer and discarder).
+cdef int[CONTEXT_SLOTS] NO_SEAT = [0, 0, 0, 0, 0, 0, 0, 0, 0]
 
 # ---------------------------------------------------------------- fans
 #
@@ -404,6 +384,53 @@ cdef long long LIMIT = 9007199254740992
 #   42  十三么九 (Thirteen Terminals)
 #   43  七對子 (Seven Pairs)
 #   44  雞和 (Chicken Hand)
+
+cdef enum:  # the fans, as rules read them
+    FAN_00_ALL_SEQUENCES = 0
+    FAN_01_CONCEALED_HAND = 1
+    FAN_02_NO_TERMINALS = 2
+    FAN_03_MIXED_ONE_SUIT = 3
+    FAN_04_PURE_ONE_SUIT = 4
+    FAN_05_NINE_GATES = 5
+    FAN_06_VALUE_HONOR = 6
+    FAN_07_SMALL_THREE_DRAGONS = 7
+    FAN_08_BIG_THREE_DRAGONS = 8
+    FAN_09_SMALL_THREE_WINDS = 9
+    FAN_10_BIG_THREE_WINDS = 10
+    FAN_11_SMALL_FOUR_WINDS = 11
+    FAN_12_BIG_FOUR_WINDS = 12
+    FAN_13_ALL_HONORS = 13
+    FAN_14_ALL_TRIPLETS = 14
+    FAN_15_TWO_CONCEALED_TRIPLETS = 15
+    FAN_16_THREE_CONCEALED_TRIPLETS = 16
+    FAN_17_FOUR_CONCEALED_TRIPLETS = 17
+    FAN_18_ONE_KONG = 18
+    FAN_19_TWO_KONG = 19
+    FAN_20_THREE_KONG = 20
+    FAN_21_FOUR_KONG = 21
+    FAN_22_TWO_IDENTICAL_SEQUENCES = 22
+    FAN_23_TWO_IDENTICAL_SEQUENCES_TWICE = 23
+    FAN_24_THREE_IDENTICAL_SEQUENCES = 24
+    FAN_25_FOUR_IDENTICAL_SEQUENCES = 25
+    FAN_26_THREE_SIMILAR_SEQUENCES = 26
+    FAN_27_SMALL_THREE_SIMILAR_TRIPLETS = 27
+    FAN_28_THREE_SIMILAR_TRIPLETS = 28
+    FAN_29_NINE_TILE_STRAIGHT = 29
+    FAN_30_THREE_CONSECUTIVE_TRIPLETS = 30
+    FAN_31_FOUR_CONSECUTIVE_TRIPLETS = 31
+    FAN_32_MIXED_LESSER_TERMINALS = 32
+    FAN_33_PURE_LESSER_TERMINALS = 33
+    FAN_34_MIXED_GREATER_TERMINALS = 34
+    FAN_35_PURE_GREATER_TERMINALS = 35
+    FAN_36_FINAL_DRAW = 36
+    FAN_37_FINAL_DISCARD = 37
+    FAN_38_WIN_ON_KONG = 38
+    FAN_39_ROBBING_A_KONG = 39
+    FAN_40_BLESSING_OF_HEAVEN = 40
+    FAN_41_BLESSING_OF_EARTH = 41
+    FAN_42_THIRTEEN_TERMINALS = 42
+    FAN_43_SEVEN_PAIRS = 43
+    FAN_44_CHICKEN_HAND = 44
 
 FAN_NAMES = (
     '平和',
@@ -579,618 +606,16 @@ cdef int N_PREFERRED = 0
 cdef int[1] MINIMUM_EXCLUDED = [0]
 cdef int N_MINIMUM_EXCLUDED = 0
 
-# Fans worth this much or more supersede the others (a yakuman and the ordinary yaku).
-cdef long long SUPERSEDE = 320
 
+# The `score:` results a winning result shows, and how each is shown.
+SCORE_NAMES = ('listed_limit', 'points',)
+SCORE_KINDS = (SCORE_BOOL, SCORE_NUMBER, )
 REASONS = (
     'requirement 嶺上自摸 (Win on Kong is a self-draw) is not met',
     "requirement 搶槓和 (Robbing a Kong is a win on another player's tile) is not met",
 )
+SETTLE_REASONS = ()
 NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs, thirteen orphans)'
-
-# ================================================================ C structs
-
-cdef struct Meld:
-    int kind  # index into the meld kinds
-    int size
-    int tiles[MELD_TILES]  # sorted
-
-cdef struct Hand:
-    # A valid case (dsl.case.Hand) as plain C values.
-    int counts[N_TILES]  # concealed tiles before the winning tile
-    int win  # the winning tile, -1 when none is given
-    int n_melds
-    Meld melds[MAX_MELDS]
-    bint self_drawn
-    int seat
-    int dealer
-    int discarder  # -1 on a self-drawn win
-    int seat_wind  # 0..3 = E S W N, E when absent
-    int round_wind
-    long long context[CONTEXT_SLOTS]  # context values as given, 0 when absent
-    long long options[OPTION_SLOTS]
-    bint opened[N_PLAYERS]  # that seat has laid down a meld that opens the hand
-    bint out[N_PLAYERS]  # that seat has left the hand (血战到底): it neither pays nor receives
-    int red  # red fives in the hand, the winning tile and the melds
-    int n_indicators[INDICATOR_KEYS]
-    int indicators[INDICATOR_KEYS][MAX_INDICATORS]
-
-cdef struct Group:
-    # One set, pair or single of a decomposition (dsl.decompose.Group).
-    int kind  # GroupKind
-    int tile  # its lowest tile
-    int size
-    bint declared
-    bint concealed
-    bint opens
-    bint with_win
-    unsigned long long tiles  # mask
-
-cdef struct Decomposition:
-    int shape  # Text
-    int wait  # Text
-    int n_groups
-    Group groups[MAX_GROUPS]  # declared melds first, then the groups of the concealed tiles
-
-cdef struct Loser:
-    int seat
-    bint dealer
-    bint discarder
-    bint opened
-
-cdef enum SearchMode:
-    SEARCH_BEST = 0  # score every decomposition, keep the best
-    SEARCH_ANY = 1  # stop at the first decomposition that meets the requirements
-
-cdef struct Ctx:
-    # Everything known while one hand is scored with one winning tile.
-    const Hand* h
-    int win
-    int mode
-    bint inexact  # some arithmetic left 64-bit integers: the reference interpreter must answer
-    # facts of the hand (interpreter.HandFacts)
-    int counts[N_TILES]  # concealed tiles, winning tile included
-    int n_concealed  # how many
-    unsigned long long concealed_tiles  # mask of the concealed tiles
-    unsigned long long hand_tiles  # mask of the concealed tiles before the winning tile (`held_tiles`)
-    int held[N_TILES]  # every tile, melds included
-    unsigned long long held_tiles  # mask of the tiles held
-    unsigned long long konged  # tiles declared as a kong
-    unsigned int suit_bits  # the numbered suits held
-    int suits
-    bint opened
-    int waits[2]  # `waits`, `shape_waits`: -1 until an expression reads them
-    # the search over decompositions
-    int left[N_TILES]
-    int n_declared
-    int n_stack
-    int stack_base  # groups below it are not part of the readings being collected
-    int stack_kind[MAX_GROUPS]
-    int stack_tile[MAX_GROUPS]
-    int n_decompositions
-    int first_unmet  # the first requirement a decomposition failed, -1
-    bint found
-    # the decomposition being scored: occurrences, values and counted occurrences of each fan
-    Decomposition d
-    long long n[FAN_SLOTS]
-    long long v[FAN_SLOTS]
-    long long cnt[FAN_SLOTS]
-    long long total
-    long long counted_fans  # fans counted after exclusions (flowers aside), for the fans scored last
-    long long rank  # what readings are compared by: the `score:` result `value`, else the total
-    long long scores[2]  # the `score:` results of this reading
-    # the best decomposition so far
-    bint have_best
-    Decomposition best_d
-    long long best_n[FAN_SLOTS]
-    long long best_v[FAN_SLOTS]
-    long long best_cnt[FAN_SLOTS]
-    long long best_total
-    long long best_rank
-    long long best_scores[2]
-    # settlement: losers in seat order, their shares (loser fans) and the payments
-    int n_losers
-    Loser losers[N_PLAYERS]
-    long long share_n[N_PLAYERS][FAN_SLOTS]
-    long long share_v[N_PLAYERS][FAN_SLOTS]
-    long long share_cnt[N_PLAYERS][FAN_SLOTS]
-    long long share_total[N_PLAYERS]
-    long long payments[N_PLAYERS]
-
-# ================================================================ reading a case
-# The fast reader accepts only plainly valid cases and fills the same values dsl.case.read_case would;
-# anything else (an error, an unusual type) goes to read_case itself, so errors read exactly the same.
-
-
-cdef void clear(Hand* h) noexcept:
-    cdef int k
-    memset(h, 0, sizeof(Hand))
-    h.win = -1
-    h.discarder = -1
-    for k in range(2):
-        h.options[k] = OPTION_DEFAULT[k]
-
-
-cdef int parse(str text, bint flowers, int* out, int limit, int* reds) except -2:
-    """Tiles of an mpsz string (`123m4p`, a red five `0m`) in text order into out (unless NULL), red
-    fives counted per suit into reds (unless NULL); how many tiles, or -1 when dsl.notation.parse_tiles
-    must read it: an unknown tile, another character, more than `limit` tiles."""
-    cdef Py_UCS4 ch
-    cdef int digits[16]
-    cdef int n_digits = 0, n = 0, k, suit, tile
-    for ch in text:
-        if ch == u" ":
-            continue
-        if u"0" <= ch <= u"9":
-            if n_digits == 16:
-                return -1
-            digits[n_digits] = <int>ch - 48
-            n_digits += 1
-        elif u"a" <= ch <= u"z" and n_digits > 0:
-            suit = <int>ch - 97
-            for k in range(n_digits):
-                if digits[k] == 0 and RED_FIVE[suit] >= 0:
-                    tile = RED_FIVE[suit]
-                    if reds != NULL:
-                        reds[suit] += 1
-                elif CODE_LOW[suit] <= digits[k] <= CODE_HIGH[suit] and (flowers or not CODE_FLOWERS[suit]):
-                    tile = CODE_BASE[suit] + digits[k]
-                else:
-                    return -1
-                if out != NULL:
-                    if n == limit:
-                        return -1
-                    out[n] = tile
-                n += 1
-            n_digits = 0
-        else:
-            return -1
-    return -1 if n_digits else n
-
-
-cdef bint meld_shape_ok(int kind, const int* tiles, int n) noexcept:
-    """dsl.case._meld_shape_ok on sorted tiles."""
-    cdef int shape = MELD_SHAPE[kind], k
-    if shape == SHAPE_FIXED:
-        if n != MELD_SIZE[kind]:
-            return False
-        for k in range(n):
-            if not has_tile(MELD_FIXED[kind], tiles[k]) or (k > 0 and tiles[k] == tiles[k - 1]):
-                return False
-        return True
-    if shape == SHAPE_CHOW:
-        if n != 3 or not TILE_NUMBERED[tiles[0]]:
-            return False
-        for k in range(1, 3):
-            if TILE_SUIT[tiles[k]] != TILE_SUIT[tiles[0]] or TILE_RANK[tiles[k]] != TILE_RANK[tiles[0]] + k:
-                return False
-        return True
-    if n != (4 if shape == SHAPE_KONG else 3):
-        return False
-    for k in range(1, n):
-        if tiles[k] != tiles[0]:
-            return False
-    return True
-
-
-cdef bint read_meld(object text, Meld* meld, int* reds) except -1:
-    """A declared meld such as `pung 555p` (dsl.case._meld) when it is plainly valid."""
-    cdef int kind, n, k, j, tile
-    if type(text) is not str:
-        return False
-    parts = (<str>text).split()
-    if len(parts) != 2:
-        return False
-    kind = MELD_KINDS.get(parts[0], -1)
-    if kind < 0:
-        return False
-    n = parse(parts[1], True, meld.tiles, MELD_TILES, reds)
-    if n < 0:
-        return False
-    for k in range(1, n):  # insertion sort: at most MELD_TILES tiles
-        tile = meld.tiles[k]
-        j = k
-        while j > 0 and meld.tiles[j - 1] > tile:
-            meld.tiles[j] = meld.tiles[j - 1]
-            j -= 1
-        meld.tiles[j] = tile
-    if not meld_shape_ok(kind, meld.tiles, n):
-        return False
-    meld.kind = kind
-    meld.size = n
-    return True
-
-
-cdef bint read_melds(object melds, Hand* h, int* reds) except -1:
-    if type(melds) is not list and type(melds) is not tuple:
-        return False
-    if len(melds) > MAX_MELDS:
-        return False
-    for item in melds:
-        if not read_meld(item, &h.melds[h.n_melds], reds):
-            return False
-        h.n_melds += 1
-    return True
-
-
-cdef bint read_other_melds(object others, Hand* h, int* counts) except -1:
-    """other_melds: seat -> melds. Counts their tiles and notes which seats have opened."""
-    cdef Meld meld
-    cdef int seat, k
-    cdef bint seen[N_PLAYERS]
-    if type(others) is not dict:
-        return False
-    memset(seen, 0, sizeof(seen))
-    for key, melds in (<dict>others).items():
-        if type(key) is int and 0 <= key < N_PLAYERS:
-            seat = key
-        elif type(key) is str and len(<str>key) == 1 and u"0" <= (<str>key)[0] <= u"9":
-            seat = <int>(<str>key)[0] - 48
-        else:
-            return False
-        if seat >= N_PLAYERS or seen[seat]:
-            return False
-        seen[seat] = True
-        if type(melds) is not list and type(melds) is not tuple:
-            return False
-        for item in melds:
-            if not read_meld(item, &meld, NULL):
-                return False
-            h.opened[seat] = h.opened[seat] or MELD_OPENS[meld.kind]
-            for k in range(meld.size):
-                counts[meld.tiles[k]] += 1
-    return True
-
-
-cdef bint read_options(object options, Hand* h) except -1:
-    cdef int slot
-    if type(options) is not dict:
-        return False
-    for name, value in (<dict>options).items():
-        slot = OPTIONS.get(name, -1)
-        if slot < 0:
-            return False
-        if OPTION_KIND[slot] == OPTION_BOOL and type(value) is bool:
-            h.options[slot] = value
-        elif OPTION_KIND[slot] == OPTION_INT and type(value) is int and -LIMIT <= value <= LIMIT:
-            h.options[slot] = value
-        elif OPTION_KIND[slot] == OPTION_TEXT and type(value) is str and value in TEXTS:
-            h.options[slot] = TEXTS[value]
-        else:
-            return False
-    return True
-
-
-cdef bint read_indicators(str text, int key, Hand* h) except -1:
-    """Indicator tiles (dora, ura) of a context key, kept for `indicated(KEY)`."""
-    cdef int slot = KEY_INDICATOR[key]
-    cdef int* out = &h.indicators[slot][0] if slot >= 0 else NULL
-    cdef int n = parse(text, True, out, MAX_INDICATORS, NULL)
-    if slot >= 0:
-        h.n_indicators[slot] = n
-    return n >= 0
-
-
-cdef bint read_context(int key, object value, Hand* h) except -1:
-    """One context key's value, checked as dsl.case._context_value checks it."""
-    cdef int kind = KEY_KIND[key], slot = KEY_SLOT[key]
-    if kind == KEY_FLAG:
-        if type(value) is not bool:
-            return False
-        h.context[slot] = value
-    elif kind == KEY_COUNT:
-        if type(value) is not int or not 0 <= value <= LIMIT:
-            return False
-        h.context[slot] = value
-    elif kind == KEY_SEAT:
-        if type(value) is not int or not 0 <= value < N_PLAYERS:
-            return False
-        h.context[slot] = value
-    elif kind == KEY_WIND:
-        if type(value) is not str or value not in WINDS:
-            return False
-        if slot == CTX_seat_wind:
-            h.seat_wind = WINDS[value]
-        else:
-            h.round_wind = WINDS[value]
-    elif kind == KEY_TILES:
-        return type(value) is str and read_indicators(value, key, h)
-    else:
-        return False
-    return True
-
-
-cdef bint read(object case, Hand* h, bint with_win) except -1:
-    """Fill h from a plainly valid case; False leaves the case to dsl.case.read_case (errors, unusual input).
-
-    with_win=False reads the case as if it had no "win" (Interpreter.waits)."""
-    cdef int key, kind, n, k, t
-    cdef int tiles[HAND_SIZE]
-    cdef int counts[N_TILES]
-    cdef int reds[26]
-    cdef bint has_hand = False
-    cdef object hand_text = None, win_text = None, melds = (), options = {}, others = {}
-    if type(case) is not dict:
-        return False
-    clear(h)
-    memset(reds, 0, sizeof(reds))
-    for name, value in (<dict>case).items():
-        key = KEYS.get(name, -1)
-        if key < 0:
-            return False
-        kind = KEY_KIND[key]
-        if kind == KEY_HAND:
-            has_hand = True
-            hand_text = value
-        elif kind == KEY_WIN:
-            if with_win:
-                win_text = value
-        elif kind == KEY_MELDS:
-            melds = value
-        elif kind == KEY_OPTIONS:
-            options = value
-        elif kind == KEY_OTHER_MELDS:
-            others = value
-        elif not read_context(key, value, h):
-            return False
-    if not has_hand or type(hand_text) is not str:
-        return False
-    n = parse(hand_text, False, tiles, HAND_SIZE - 1, reds)
-    if n < 0:
-        return False
-    for k in range(n):
-        h.counts[tiles[k]] += 1
-    if win_text is not None:
-        if type(win_text) is not str or parse(win_text, False, tiles, 1, reds) != 1:
-            return False
-        h.win = tiles[0]
-    if not read_melds(melds, h, reds) or not read_options(options, h):
-        return False
-    for k in range(26):
-        if reds[k] > RED_COPIES:
-            return False
-        h.red += reds[k]
-    memcpy(counts, h.counts, sizeof(counts))
-    if h.win >= 0:
-        counts[h.win] += 1
-    for k in range(h.n_melds):
-        for t in range(h.melds[k].size):
-            counts[h.melds[k].tiles[t]] += 1
-    if not read_other_melds(others, h, counts):
-        return False
-    for t in range(N_TILES):
-        if counts[t] > TILE_COPIES[t]:
-            return False
-    if n != HAND_SIZE - 1 - 3 * h.n_melds:
-        return False
-    return read_seats(case, h)
-
-
-cdef bint read_seats(dict case, Hand* h) except -1:
-    """The winner, the dealer and the discarder, defaulted as dsl.case.read_case does."""
-    h.self_drawn = h.context[CTX_self_drawn]
-    h.dealer = h.context[CTX_dealer]
-    h.seat = h.context[CTX_seat] if "seat" in case else (h.dealer + h.seat_wind) % N_PLAYERS
-    if h.self_drawn:
-        h.discarder = -1
-        return True
-    h.discarder = h.context[CTX_discarder] if "discarder" in case else (h.seat + N_PLAYERS - 1) % N_PLAYERS
-    return h.discarder != h.seat
-
-
-cdef bint from_hand(object hand, Hand* h) except -1:
-    """A dsl.case.Hand (read by read_case) into h; False when a value does not fit the compiled checker."""
-    cdef Meld* meld
-    cdef int key, slot
-    clear(h)
-    for t in hand.concealed:
-        h.counts[t] += 1
-    h.win = -1 if hand.win is None else hand.win
-    for declared in hand.melds:
-        meld = &h.melds[h.n_melds]
-        meld.kind = MELD_KINDS[declared.kind.name]
-        meld.size = len(declared.tiles)
-        for k, t in enumerate(declared.tiles):
-            meld.tiles[k] = t
-        h.n_melds += 1
-    for name, value in hand.context.items():
-        key = KEYS[name]
-        slot = KEY_SLOT[key]
-        if KEY_KIND[key] == KEY_FLAG:
-            h.context[slot] = bool(value)
-        elif KEY_KIND[key] in (KEY_COUNT, KEY_SEAT):
-            if not -LIMIT <= value <= LIMIT:
-                return False
-            h.context[slot] = value
-        elif KEY_KIND[key] == KEY_WIND:
-            if slot == CTX_seat_wind:
-                h.seat_wind = WINDS[value]
-            else:
-                h.round_wind = WINDS[value]
-        elif KEY_KIND[key] == KEY_TILES and not read_indicators(value, key, h):
-            return False
-        elif KEY_KIND[key] == KEY_SEATS:
-            for seat in value:
-                h.out[seat] = True
-    for name, value in hand.options.items():
-        slot = OPTIONS[name]
-        if OPTION_KIND[slot] == OPTION_TEXT:
-            if value not in TEXTS:
-                return False
-            h.options[slot] = TEXTS[value]
-        elif -LIMIT <= value <= LIMIT:
-            h.options[slot] = value
-        else:
-            return False
-    for seat, melds in hand.other_melds.items():
-        h.opened[seat] = any(m.kind.opens for m in melds)
-    h.self_drawn = hand.self_drawn
-    h.red = hand.red
-    h.seat = hand.seat
-    h.dealer = hand.dealer
-    h.discarder = -1 if hand.discarder is None else hand.discarder
-    return True
-
-# ================================================================ facts and arithmetic
-
-cdef extern from *:
-    int popcount "__builtin_popcountll" (unsigned long long bits) nogil
-    int lowest_tile "__builtin_ctzll" (unsigned long long tiles) nogil  # the lowest tile of a non-empty set
-    bint multiply_overflows "__builtin_mul_overflow" (long long a, long long b, long long* product) nogil
-
-
-cdef inline bint has_tile(unsigned long long tiles, long long tile) noexcept:
-    return tile >= 0 and (tiles >> tile) & 1
-
-
-cdef inline int suit_of(long long tile) noexcept:
-    return TILE_SUIT[tile] if tile >= 0 else T_NONE  # the suit of no tile (a decomposition without a pair)
-
-
-cdef inline int rank_of(long long tile) noexcept:
-    return TILE_RANK[tile] if tile >= 0 else 0
-
-
-cdef inline int pair_tile(const Ctx* c) noexcept:
-    """`pair`: the tile of the decomposition's first pair, -1 without one."""
-    cdef int k
-    for k in range(c.d.n_groups):
-        if c.d.groups[k].kind == PAIR:
-            return c.d.groups[k].tile
-    return -1
-
-
-cdef inline long long times(Ctx* c, long long a, long long b) noexcept:
-    cdef long long product
-    if multiply_overflows(a, b, &product) or not -LIMIT <= product <= LIMIT:
-        c.inexact = True
-        return 0
-    return product
-
-
-cdef long long count_held(const Ctx* c, unsigned long long tiles) noexcept:
-    """count(tiles, SET): the tiles held in a tile set, each copy counted."""
-    cdef long long n = 0
-    cdef unsigned long long left = tiles & c.held_tiles
-    while left:
-        n += c.held[lowest_tile(left)]
-        left &= left - 1
-    return n
-
-
-cdef inline long long wind_tile(Ctx* c, int wind) noexcept:
-    if WIND_TILES[wind] < 0:
-        c.inexact = True  # the interpreter fails on a wind the tile set lacks; let it say so
-        return 0
-    return WIND_TILES[wind]
-
-
-cdef void prepare(Ctx* c, const Hand* h, int win, int mode) noexcept:
-    """The facts of a hand with this winning tile (interpreter.HandFacts; -1: none yet) and an empty search."""
-    cdef int t, k, j
-    cdef const Meld* meld
-    cdef Group* g
-    c.h = h
-    c.mode = mode
-    c.inexact = False
-    memcpy(c.counts, h.counts, sizeof(c.counts))
-    memcpy(c.held, c.counts, sizeof(c.held))
-    c.konged = 0
-    c.opened = False
-    for k in range(h.n_melds):
-        meld = &h.melds[k]
-        g = &c.d.groups[k]
-        g.kind = MELD_GROUP[meld.kind]
-        g.tile = meld.tiles[0]
-        g.size = meld.size
-        g.declared = True
-        g.concealed = MELD_CONCEALED[meld.kind]
-        g.opens = MELD_OPENS[meld.kind]
-        g.with_win = False
-        g.tiles = 0
-        for j in range(meld.size):
-            c.held[meld.tiles[j]] += 1
-            g.tiles |= 1ULL << meld.tiles[j]
-        if MELD_SHAPE[meld.kind] == SHAPE_KONG:
-            c.konged |= 1ULL << meld.tiles[0]
-        c.opened = c.opened or MELD_OPENS[meld.kind]
-    c.n_concealed = 0
-    c.hand_tiles = 0
-    c.concealed_tiles = 0
-    c.held_tiles = 0
-    c.suit_bits = 0
-    for t in range(N_TILES):
-        c.n_concealed += c.counts[t]
-        if c.counts[t]:
-            c.hand_tiles |= 1ULL << t
-            c.concealed_tiles |= 1ULL << t
-        if c.held[t]:
-            c.suit_bits |= SUIT_BIT[t]
-            c.held_tiles |= 1ULL << t
-    c.n_declared = h.n_melds
-    c.waits[0] = -1
-    c.waits[1] = -1
-    if mode == SEARCH_BEST:
-        memcpy(c.v, FAN_AMOUNT, sizeof(c.v))
-    set_win(c, win)
-
-
-cdef void set_win(Ctx* c, int win) noexcept:
-    """Add the winning tile to the hand (none: -1), and start a new search."""
-    c.win = win
-    if win >= 0:
-        c.counts[win] += 1
-        c.held[win] += 1
-        c.n_concealed += 1
-        c.concealed_tiles |= 1ULL << win
-        c.held_tiles |= 1ULL << win
-    c.suits = popcount(c.suit_bits | (SUIT_BIT[win] if win >= 0 else 0))
-    c.n_decompositions = 0
-    c.first_unmet = -1
-    c.found = False
-    c.have_best = False
-
-
-cdef void unset_win(Ctx* c) noexcept:
-    """Take the winning tile out of the hand again."""
-    cdef int win = c.win
-    c.counts[win] -= 1
-    c.held[win] -= 1
-    c.n_concealed -= 1
-    if c.counts[win] == 0:
-        c.concealed_tiles &= ~(1ULL << win)
-    if c.held[win] == 0:
-        c.held_tiles &= ~(1ULL << win)
-
-
-cdef int find_waits(const Hand* h, bint any_copy, int* out, bint* inexact) noexcept:
-    """Tiles that complete the hand and meet every requirement (Interpreter._waits), into out unless NULL;
-    returns how many. With any_copy, a tile whose every copy is held counts too (a wait of the shape)."""
-    cdef Ctx trial
-    cdef int before[N_TILES]
-    cdef int t, k, n = 0
-    cdef unsigned long long near = ALWAYS_NEAR  # the tiles worth trying: the others complete nothing
-    prepare(&trial, h, -1, SEARCH_ANY)
-    memcpy(before, h.counts, sizeof(before))
-    for t in range(N_TILES):
-        if h.counts[t]:
-            near |= NEAR[t]
-    for k in range(h.n_melds):
-        for t in range(h.melds[k].size):
-            before[h.melds[k].tiles[t]] += 1
-    for t in range(N_TILES):
-        if has_tile(FLOWERS, t) or (before[t] >= TILE_COPIES[t] and not any_copy) or not has_tile(near, t):
-            continue
-        set_win(&trial, t)  # the search stops at the first decomposition that meets the requirements
-        search(&trial)
-        unset_win(&trial)
-        if trial.found:
-            if out != NULL:
-                out[n] = t
-            n += 1
-    if trial.inexact:
-        inexact[0] = True
-    return n
 
 # ================================================================ the spec's rules
 
@@ -1277,7 +702,7 @@ cdef long long combinations_01_chows(Ctx* c) noexcept:
         combo[0] = sets[i0]
         for i1 in range(i0 + 1, n):
             combo[1] = sets[i1]
-            if combo_same(combo, k, ATTR_TILE):
+            if combo_same(c, combo, k, ATTR_TILE):
                 found += 1
     return found
 
@@ -1298,7 +723,7 @@ cdef long long combinations_02_chows(Ctx* c) noexcept:
             combo[1] = sets[i1]
             for i2 in range(i1 + 1, n):
                 combo[2] = sets[i2]
-                if (combo_distinct(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 0)):
+                if (combo_distinct(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 0)):
                     found += 1
     return found
 
@@ -1319,8 +744,8 @@ cdef long long combinations_03_pungs(Ctx* c) noexcept:
             combo[1] = sets[i1]
             for i2 in range(i1 + 1, n):
                 combo[2] = sets[i2]
-                if (combo_numbered(combo, k) and combo_distinct(combo, k, ATTR_SUIT)
-                    and (combo_step(combo, k) == 0)):
+                if (combo_numbered(c, combo, k) and combo_distinct(c, combo, k, ATTR_SUIT)
+                    and (combo_step(c, combo, k) == 0)):
                     found += 1
     return found
 
@@ -1341,7 +766,7 @@ cdef long long combinations_04_chows(Ctx* c) noexcept:
             combo[1] = sets[i1]
             for i2 in range(i1 + 1, n):
                 combo[2] = sets[i2]
-                if (combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 3)):
+                if (combo_same(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 3)):
                     found += 1
     return found
 
@@ -1362,7 +787,8 @@ cdef long long combinations_05_pungs(Ctx* c) noexcept:
             combo[1] = sets[i1]
             for i2 in range(i1 + 1, n):
                 combo[2] = sets[i2]
-                if (combo_numbered(combo, k) and combo_same(combo, k, ATTR_SUIT) and (combo_step(combo, k) == 1)):
+                if (combo_numbered(c, combo, k) and combo_same(c, combo, k, ATTR_SUIT)
+                    and (combo_step(c, combo, k) == 1)):
                     found += 1
     return found
 
@@ -1386,8 +812,8 @@ cdef long long combinations_06_pungs(Ctx* c) noexcept:
                 combo[2] = sets[i2]
                 for i3 in range(i2 + 1, n):
                     combo[3] = sets[i3]
-                    if (combo_numbered(combo, k) and combo_same(combo, k, ATTR_SUIT)
-                        and (combo_step(combo, k) == 1)):
+                    if (combo_numbered(c, combo, k) and combo_same(c, combo, k, ATTR_SUIT)
+                        and (combo_step(c, combo, k) == 1)):
                         found += 1
     return found
 
@@ -1624,8 +1050,8 @@ cdef long long count_25_pungs(Ctx* c) noexcept:
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~NUMBERED) == 0)
-                                                   and (TILE_RANK[g.tile] == rank_of(pair_tile(c)))
-                                                   and (TILE_SUIT[g.tile] != suit_of(pair_tile(c)))):
+                                                   and (TILE_RANK[g.tile] == rank_of(c, pair_tile(c)))
+                                                   and (TILE_SUIT[g.tile] != suit_of(c, pair_tile(c)))):
             found += 1
     return found
 
@@ -1650,101 +1076,6 @@ cdef bint all_27_groups(Ctx* c) noexcept:
         if not ((g.tiles & TILESET_9) != 0):
             return False
     return True
-
-# ---------------------------------------------------------------- combinations of sets
-
-
-cdef enum Source:
-    SOURCE_GROUPS = 0
-    SOURCE_SETS = 1
-    SOURCE_CHOWS = 2
-    SOURCE_PUNGS = 3
-    SOURCE_KONGS = 4
-    SOURCE_PAIRS = 5
-
-cdef enum ComboAttr:
-    ATTR_SUIT = 0
-    ATTR_RANK = 1
-    ATTR_TILE = 2
-
-
-cdef bint in_source(const Group* g, int source) noexcept:
-    if source == SOURCE_SETS:
-        return is_set(g)
-    if source == SOURCE_CHOWS:
-        return g.kind == CHOW
-    if source == SOURCE_PUNGS:
-        return g.kind == PUNG or g.kind == KONG
-    if source == SOURCE_KONGS:
-        return g.kind == KONG
-    if source == SOURCE_PAIRS:
-        return g.kind == PAIR
-    return True
-
-
-cdef int select_groups(const Ctx* c, int source, const Group** out) noexcept:
-    """The groups of a source, in the decomposition's order."""
-    cdef int k, n = 0
-    for k in range(c.d.n_groups):
-        if in_source(&c.d.groups[k], source):
-            out[n] = &c.d.groups[k]
-            n += 1
-    return n
-
-
-cdef int group_attr(const Group* g, int attr) noexcept:
-    if attr == ATTR_SUIT:
-        return TILE_SUIT[g.tile]
-    if attr == ATTR_RANK:
-        return TILE_RANK[g.tile]
-    return g.tile
-
-
-cdef bint combo_same(const Group** combo, int k, int attr) noexcept:
-    cdef int i
-    for i in range(1, k):
-        if group_attr(combo[i], attr) != group_attr(combo[0], attr):
-            return False
-    return True
-
-
-cdef bint combo_distinct(const Group** combo, int k, int attr) noexcept:
-    cdef int i, j
-    for i in range(k):
-        for j in range(i + 1, k):
-            if group_attr(combo[i], attr) == group_attr(combo[j], attr):
-                return False
-    return True
-
-
-cdef long long combo_step(const Group** combo, int k) noexcept:
-    """`step`: the one rank difference between the sets in rank order, -1 when there is not one."""
-    cdef int ranks[4]
-    cdef int i, j, rank, step
-    for i in range(k):  # insertion sort of at most four ranks
-        rank = TILE_RANK[combo[i].tile]
-        j = i
-        while j > 0 and ranks[j - 1] > rank:
-            ranks[j] = ranks[j - 1]
-            j -= 1
-        ranks[j] = rank
-    step = ranks[1] - ranks[0]
-    for i in range(2, k):
-        if ranks[i] - ranks[i - 1] != step:
-            return -1
-    return step
-
-
-cdef unsigned long long combo_tiles(const Group** combo, int k) noexcept:
-    cdef unsigned long long tiles = 0
-    cdef int i
-    for i in range(k):
-        tiles |= combo[i].tiles
-    return tiles
-
-
-cdef bint combo_numbered(const Group** combo, int k) noexcept:
-    return (combo_tiles(combo, k) & ~NUMBERED) == 0
 
 # ---------------------------------------------------------------- requirements
 
@@ -1991,51 +1322,51 @@ cdef long long fan_44_chicken_hand(Ctx* c) noexcept:
 
 cdef void count_fans(Ctx* c) noexcept:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
-    c.n[0] = fan_00_all_sequences(c)
-    c.n[1] = fan_01_concealed_hand(c)
-    c.n[2] = fan_02_no_terminals(c)
-    c.n[3] = fan_03_mixed_one_suit(c)
-    c.n[4] = fan_04_pure_one_suit(c)
-    c.n[5] = fan_05_nine_gates(c)
-    c.n[6] = fan_06_value_honor(c)
-    c.n[7] = fan_07_small_three_dragons(c)
-    c.n[8] = fan_08_big_three_dragons(c)
-    c.n[9] = fan_09_small_three_winds(c)
-    c.n[10] = fan_10_big_three_winds(c)
-    c.n[11] = fan_11_small_four_winds(c)
-    c.n[12] = fan_12_big_four_winds(c)
-    c.n[13] = fan_13_all_honors(c)
-    c.n[14] = fan_14_all_triplets(c)
-    c.n[15] = fan_15_two_concealed_triplets(c)
-    c.n[16] = fan_16_three_concealed_triplets(c)
-    c.n[17] = fan_17_four_concealed_triplets(c)
-    c.n[18] = fan_18_one_kong(c)
-    c.n[19] = fan_19_two_kong(c)
-    c.n[20] = fan_20_three_kong(c)
-    c.n[21] = fan_21_four_kong(c)
-    c.n[22] = fan_22_two_identical_sequences(c)
-    c.n[23] = fan_23_two_identical_sequences_twice(c)
-    c.n[24] = fan_24_three_identical_sequences(c)
-    c.n[25] = fan_25_four_identical_sequences(c)
-    c.n[26] = fan_26_three_similar_sequences(c)
-    c.n[27] = fan_27_small_three_similar_triplets(c)
-    c.n[28] = fan_28_three_similar_triplets(c)
-    c.n[29] = fan_29_nine_tile_straight(c)
-    c.n[30] = fan_30_three_consecutive_triplets(c)
-    c.n[31] = fan_31_four_consecutive_triplets(c)
-    c.n[32] = fan_32_mixed_lesser_terminals(c)
-    c.n[33] = fan_33_pure_lesser_terminals(c)
-    c.n[34] = fan_34_mixed_greater_terminals(c)
-    c.n[35] = fan_35_pure_greater_terminals(c)
-    c.n[36] = fan_36_final_draw(c)
-    c.n[37] = fan_37_final_discard(c)
-    c.n[38] = fan_38_win_on_kong(c)
-    c.n[39] = fan_39_robbing_a_kong(c)
-    c.n[40] = fan_40_blessing_of_heaven(c)
-    c.n[41] = fan_41_blessing_of_earth(c)
-    c.n[42] = fan_42_thirteen_terminals(c)
-    c.n[43] = fan_43_seven_pairs(c)
-    c.n[44] = 0  # 雞和 is scored after the others' exclusions
+    c.n[FAN_00_ALL_SEQUENCES] = fan_00_all_sequences(c)
+    c.n[FAN_01_CONCEALED_HAND] = fan_01_concealed_hand(c)
+    c.n[FAN_02_NO_TERMINALS] = fan_02_no_terminals(c)
+    c.n[FAN_03_MIXED_ONE_SUIT] = fan_03_mixed_one_suit(c)
+    c.n[FAN_04_PURE_ONE_SUIT] = fan_04_pure_one_suit(c)
+    c.n[FAN_05_NINE_GATES] = fan_05_nine_gates(c)
+    c.n[FAN_06_VALUE_HONOR] = fan_06_value_honor(c)
+    c.n[FAN_07_SMALL_THREE_DRAGONS] = fan_07_small_three_dragons(c)
+    c.n[FAN_08_BIG_THREE_DRAGONS] = fan_08_big_three_dragons(c)
+    c.n[FAN_09_SMALL_THREE_WINDS] = fan_09_small_three_winds(c)
+    c.n[FAN_10_BIG_THREE_WINDS] = fan_10_big_three_winds(c)
+    c.n[FAN_11_SMALL_FOUR_WINDS] = fan_11_small_four_winds(c)
+    c.n[FAN_12_BIG_FOUR_WINDS] = fan_12_big_four_winds(c)
+    c.n[FAN_13_ALL_HONORS] = fan_13_all_honors(c)
+    c.n[FAN_14_ALL_TRIPLETS] = fan_14_all_triplets(c)
+    c.n[FAN_15_TWO_CONCEALED_TRIPLETS] = fan_15_two_concealed_triplets(c)
+    c.n[FAN_16_THREE_CONCEALED_TRIPLETS] = fan_16_three_concealed_triplets(c)
+    c.n[FAN_17_FOUR_CONCEALED_TRIPLETS] = fan_17_four_concealed_triplets(c)
+    c.n[FAN_18_ONE_KONG] = fan_18_one_kong(c)
+    c.n[FAN_19_TWO_KONG] = fan_19_two_kong(c)
+    c.n[FAN_20_THREE_KONG] = fan_20_three_kong(c)
+    c.n[FAN_21_FOUR_KONG] = fan_21_four_kong(c)
+    c.n[FAN_22_TWO_IDENTICAL_SEQUENCES] = fan_22_two_identical_sequences(c)
+    c.n[FAN_23_TWO_IDENTICAL_SEQUENCES_TWICE] = fan_23_two_identical_sequences_twice(c)
+    c.n[FAN_24_THREE_IDENTICAL_SEQUENCES] = fan_24_three_identical_sequences(c)
+    c.n[FAN_25_FOUR_IDENTICAL_SEQUENCES] = fan_25_four_identical_sequences(c)
+    c.n[FAN_26_THREE_SIMILAR_SEQUENCES] = fan_26_three_similar_sequences(c)
+    c.n[FAN_27_SMALL_THREE_SIMILAR_TRIPLETS] = fan_27_small_three_similar_triplets(c)
+    c.n[FAN_28_THREE_SIMILAR_TRIPLETS] = fan_28_three_similar_triplets(c)
+    c.n[FAN_29_NINE_TILE_STRAIGHT] = fan_29_nine_tile_straight(c)
+    c.n[FAN_30_THREE_CONSECUTIVE_TRIPLETS] = fan_30_three_consecutive_triplets(c)
+    c.n[FAN_31_FOUR_CONSECUTIVE_TRIPLETS] = fan_31_four_consecutive_triplets(c)
+    c.n[FAN_32_MIXED_LESSER_TERMINALS] = fan_32_mixed_lesser_terminals(c)
+    c.n[FAN_33_PURE_LESSER_TERMINALS] = fan_33_pure_lesser_terminals(c)
+    c.n[FAN_34_MIXED_GREATER_TERMINALS] = fan_34_mixed_greater_terminals(c)
+    c.n[FAN_35_PURE_GREATER_TERMINALS] = fan_35_pure_greater_terminals(c)
+    c.n[FAN_36_FINAL_DRAW] = fan_36_final_draw(c)
+    c.n[FAN_37_FINAL_DISCARD] = fan_37_final_discard(c)
+    c.n[FAN_38_WIN_ON_KONG] = fan_38_win_on_kong(c)
+    c.n[FAN_39_ROBBING_A_KONG] = fan_39_robbing_a_kong(c)
+    c.n[FAN_40_BLESSING_OF_HEAVEN] = fan_40_blessing_of_heaven(c)
+    c.n[FAN_41_BLESSING_OF_EARTH] = fan_41_blessing_of_earth(c)
+    c.n[FAN_42_THIRTEEN_TERMINALS] = fan_42_thirteen_terminals(c)
+    c.n[FAN_43_SEVEN_PAIRS] = fan_43_seven_pairs(c)
+    c.n[FAN_44_CHICKEN_HAND] = 0  # scored after the others' exclusions
 
 
 cdef void value_fans(Ctx* c) noexcept:
@@ -2046,10 +1377,10 @@ cdef void value_fans(Ctx* c) noexcept:
 cdef long long score_late_fans(Ctx* c) noexcept:
     """The fans that read counted_fans, counted as they are (they exclude nothing); their total."""
     cdef long long total = 0
-    c.n[44] = fan_44_chicken_hand(c)
-    c.cnt[44] = c.n[44]
-    if c.n[44] > 0:
-        total += c.v[44] * c.n[44]
+    c.n[FAN_44_CHICKEN_HAND] = fan_44_chicken_hand(c)
+    c.cnt[FAN_44_CHICKEN_HAND] = c.n[FAN_44_CHICKEN_HAND]
+    if c.n[FAN_44_CHICKEN_HAND] > 0:
+        total = plus(c, total, times(c, c.v[FAN_44_CHICKEN_HAND], c.n[FAN_44_CHICKEN_HAND]))
     return total
 
 # ---------------------------------------------------------------- results of a reading (score:)
@@ -2057,7 +1388,9 @@ cdef long long score_late_fans(Ctx* c) noexcept:
 
 cdef long long score_0_listed_limit(Ctx* c) noexcept:
     # let listed_limit = 九蓮寶燈 + 大四喜 + 清么九 + 四槓 + 一色四同順 > 0
-    return ((c.n[5] + c.n[12] + c.n[35] + c.n[21] + c.n[25]) > 0)
+    return (plus(c,
+                 plus(c, plus(c, plus(c, c.n[FAN_05_NINE_GATES], c.n[FAN_12_BIG_FOUR_WINDS]), c.n[FAN_35_PURE_GREATER_TERMINALS]), c.n[FAN_21_FOUR_KONG]),
+                 c.n[FAN_25_FOUR_IDENTICAL_SEQUENCES]) > 0)
 
 
 cdef long long score_1_points(Ctx* c) noexcept:
@@ -2075,426 +1408,19 @@ cdef void score_reading(Ctx* c) noexcept:
 cdef long long let_settle_0(Ctx* c, int loser) noexcept:
     # let 放銃付 = points if uniform or points <= par else 3 * points - 2 * par
     return (score_1_points(c) if (c.h.options[OPTION_uniform] or (score_1_points(c) <= c.h.options[OPTION_par]))
-            else (times(c, 3, score_1_points(c)) - times(c, 2, c.h.options[OPTION_par])))
+            else minus(c, times(c, 3, score_1_points(c)), times(c, 2, c.h.options[OPTION_par])))
 
 
 cdef long long let_settle_1(Ctx* c, int loser) noexcept:
     # let 旁付 = points if uniform else min(points, par)
     return (score_1_points(c) if c.h.options[OPTION_uniform] else min(score_1_points(c), c.h.options[OPTION_par]))
 
-# ================================================================ decompositions
-# Every decomposition, in the order of dsl.decompose: shapes as the spec lists them; sets and a pair by
-# recursion over tile counts, lowest tile first, trying pair, pung, chow; then one decomposition per
-# distinct group that can hold the winning tile. The order matters: the first of equal totals wins.
-
-
-cdef void search(Ctx* c) noexcept:
-    c.d.shape = T_standard
-    if standard(c, True):
-        return
-    c.d.shape = T_seven_pairs
-    if seven_pairs(c):
-        return
-    c.d.shape = T_thirteen_orphans
-    if thirteen_orphans(c):
-        return
-
-
-cdef struct Readings:
-    # The ways to read the concealed tiles left as sets and one pair.
-    int n
-    int size[MAX_READINGS]
-    int kind[MAX_READINGS][SETS + 1]
-    int tile[MAX_READINGS][SETS + 1]
-
-
-cdef bint sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows) noexcept:
-    """Every reading of c.left as `sets` sets and a pair (decompose._standard), taking the lowest tile
-    first so each reading is found once; the groups found so far are on c.stack from `c.stack_base`.
-    Readings go into `found`, or with found NULL are placed at once (True: the search may stop)."""
-    cdef int i = start, k, r
-    while i < N_TILES and c.left[i] == 0:
-        i += 1
-    if i == N_TILES:
-        if sets != 0 or not paired:
-            return False
-        if found == NULL:
-            return place_win(c)
-        r = found.n
-        found.n += 1
-        found.size[r] = c.n_stack - c.stack_base
-        for k in range(c.stack_base, c.n_stack):
-            found.kind[r][k - c.stack_base] = c.stack_kind[k]
-            found.tile[r][k - c.stack_base] = c.stack_tile[k]
-        return False
-    if not paired and c.left[i] >= 2:
-        push(c, PAIR, i)
-        c.left[i] -= 2
-        if sets_and_pair(c, found, i, sets, True, chows):
-            return True
-        c.left[i] += 2
-        c.n_stack -= 1
-    if sets > 0 and c.left[i] >= 3:
-        push(c, PUNG, i)
-        c.left[i] -= 3
-        if sets_and_pair(c, found, i, sets - 1, paired, chows):
-            return True
-        c.left[i] += 3
-        c.n_stack -= 1
-    if sets > 0 and chows and CHOW_START[i] and c.left[i + 1] > 0 and c.left[i + 2] > 0:
-        push(c, CHOW, i)
-        c.left[i] -= 1
-        c.left[i + 1] -= 1
-        c.left[i + 2] -= 1
-        if sets_and_pair(c, found, i, sets - 1, paired, chows):
-            return True
-        c.left[i] += 1
-        c.left[i + 1] += 1
-        c.left[i + 2] += 1
-        c.n_stack -= 1
-    return False
-
-
-cdef bint place_readings(Ctx* c, const Readings* found, const int* order) noexcept:
-    """Each reading, in the given order; True stops the search."""
-    cdef int r, k
-    for r in range(found.n):
-        c.n_stack = c.stack_base
-        for k in range(found.size[order[r]]):
-            push(c, found.kind[order[r]][k], found.tile[order[r]][k])
-        if place_win(c):
-            return True
-    return False
-
-
-cdef bint standard(Ctx* c, bint chows) noexcept:
-    """Sets and one pair, readings tried set by set in tile order, a pung before a chow on the same tile
-    (decompose._reading_order); True when the search may stop."""
-    cdef Readings found
-    cdef int order[MAX_READINGS]
-    cdef int keys[MAX_READINGS][SETS + 1]
-    cdef int sets = SETS - c.h.n_melds
-    cdef int r, j
-    if sets < 0 or c.n_concealed != 3 * sets + 2:
-        return False  # the tile count alone rules the shape out
-    memcpy(c.left, c.counts, sizeof(c.left))
-    c.n_stack = 0
-    c.stack_base = 0
-    if c.mode == SEARCH_ANY:  # any reading will do: no need to order them
-        return sets_and_pair(c, NULL, 0, sets, False, chows)
-    found.n = 0
-    sets_and_pair(c, &found, 0, sets, False, chows)
-    for r in range(found.n):
-        reading_key(&found, r, keys[r], sets)
-        j = r  # a stable insertion sort by key
-        while j > 0 and key_before(keys[r], keys[order[j - 1]], sets):
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = r
-    return place_readings(c, &found, order)
-
-
-cdef void reading_key(const Readings* found, int r, int* key, int sets) noexcept:
-    """The sets of a reading as (tile, is chow) pairs, sorted: tile * 2 + (1 for a chow)."""
-    cdef int k, j, value, n = 0
-    for k in range(found.size[r]):
-        if found.kind[r][k] == PAIR:
-            continue
-        value = found.tile[r][k] * 2 + (found.kind[r][k] == CHOW)
-        j = n
-        while j > 0 and key[j - 1] > value:
-            key[j] = key[j - 1]
-            j -= 1
-        key[j] = value
-        n += 1
-
-
-cdef bint key_before(const int* a, const int* b, int sets) noexcept:
-    cdef int k
-    for k in range(sets):
-        if a[k] != b[k]:
-            return a[k] < b[k]
-    return False
-
-
-cdef bint seven_pairs(Ctx* c) noexcept:
-    """Seven pairs: no melds, 14 tiles, every count even (four of a kind is two pairs)."""
-    cdef int t, k
-    if c.h.n_melds != 0 or c.n_concealed != 14:
-        return False
-    for t in range(N_TILES):
-        if c.counts[t] % 2:
-            return False
-    c.n_stack = 0
-    for t in range(N_TILES):
-        for k in range(c.counts[t] // 2):
-            push(c, PAIR, t)
-    return place_win(c)
-
-
-cdef bint thirteen_orphans(Ctx* c) noexcept:
-    """Thirteen orphans: one of each terminal and honor and a pair of one of them, no melds."""
-    cdef int[13] orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
-    cdef int t, k, pair = -1
-    if c.h.n_melds != 0 or c.n_concealed != 14:
-        return False
-    for k in range(13):
-        t = orphans[k]
-        if c.counts[t] == 2 and pair < 0:
-            pair = t
-        elif c.counts[t] != 1:
-            return False
-    if pair < 0:
-        return False
-    c.n_stack = 0
-    push(c, PAIR, pair)
-    for k in range(13):
-        if orphans[k] != pair:
-            push(c, SINGLE, orphans[k])
-    return place_win(c)
-
-
-cdef inline void push(Ctx* c, int kind, int tile) noexcept:
-    c.stack_kind[c.n_stack] = kind
-    c.stack_tile[c.n_stack] = tile
-    c.n_stack += 1
-
-
-cdef inline bint is_set(const Group* g) noexcept:
-    return g.kind != PAIR and g.kind != SINGLE and g.kind != KNITTED
-
-
-cdef bint place_win(Ctx* c) noexcept:
-    """The decompositions of one reading of the concealed tiles: one per distinct group holding the
-    winning tile, which is concealed only when self-drawn."""
-    cdef int k, j, n_seen = 0
-    cdef int seen_kind[MAX_GROUPS]
-    cdef int seen_tile[MAX_GROUPS]
-    cdef Group* g
-    cdef bint stop, seen
-    c.d.n_groups = c.n_declared + c.n_stack
-    for k in range(c.n_stack):
-        hand_group(&c.d.groups[c.n_declared + k], c.stack_kind[k], c.stack_tile[k])
-    for k in range(c.n_stack):
-        g = &c.d.groups[c.n_declared + k]
-        if not has_tile(g.tiles, c.win):
-            continue
-        seen = False
-        for j in range(n_seen):
-            seen = seen or (seen_kind[j] == c.stack_kind[k] and seen_tile[j] == c.stack_tile[k])
-        if seen:
-            continue
-        seen_kind[n_seen] = c.stack_kind[k]
-        seen_tile[n_seen] = c.stack_tile[k]
-        n_seen += 1
-        g.with_win = True
-        g.concealed = c.h.self_drawn
-        c.d.wait = wait_of(g, c.win)
-        stop = visit(c)
-        g.with_win = False
-        g.concealed = True
-        if stop:
-            return True
-    return False
-
-
-cdef void hand_group(Group* g, int kind, int tile) noexcept:
-    """A group of the concealed tiles; a knitted straight comes as its number."""
-    g.kind = kind
-    g.declared = False
-    g.concealed = True
-    g.opens = False
-    g.with_win = False
-    g.tile = tile
-    g.size = 3 if kind == CHOW or kind == PUNG else 2 if kind == PAIR else 1
-    g.tiles = (7ULL << tile) if kind == CHOW else (1ULL << tile)
-
-
-cdef int wait_of(const Group* g, int win) noexcept:
-    """The wait the winning tile completes (decompose._wait)."""
-    if g.kind == KNITTED:
-        return T_knitted
-    if g.kind == PAIR or g.kind == SINGLE:
-        return T_single
-    if g.kind == PUNG:
-        return T_pung_wait
-    if win == g.tile + 1:
-        return T_closed
-    if (win == g.tile and TILE_RANK[g.tile] == 7) or (win == g.tile + 2 and TILE_RANK[g.tile] == 1):
-        return T_edge
-    return T_two_sided
-
-
-cdef bint visit(Ctx* c) noexcept:
-    """One decomposition with its winning tile placed; True stops the search."""
-    cdef int unmet
-    c.n_decompositions += 1
-    unmet = unmet_requirement(c)
-    if c.mode == SEARCH_ANY:
-        c.found = unmet < 0
-        return c.found
-    if unmet >= 0:
-        if c.first_unmet < 0:
-            c.first_unmet = unmet
-        return False
-    count_fans(c)
-    value_fans(c)
-    c.total = resolve(c.n, c.v, c.cnt, 0, HAND_FANS)
-    c.counted_fans = fans_counted(c)
-    c.total += score_late_fans(c)
-    c.total = supersede(c)
-    score_reading(c)
-    c.rank = c.total
-    if not c.have_best or c.rank > c.best_rank or (c.rank == c.best_rank and has_preferred_fan(c)):
-        c.have_best = True
-        c.best_total = c.total
-        c.best_rank = c.rank
-        memcpy(&c.best_d, &c.d, sizeof(Decomposition))
-        memcpy(c.best_n, c.n, sizeof(c.n))
-        memcpy(c.best_v, c.v, sizeof(c.v))
-        memcpy(c.best_cnt, c.cnt, sizeof(c.cnt))
-        memcpy(c.best_scores, c.scores, sizeof(c.scores))
-    return False
-
-
-cdef long long supersede(Ctx* c) noexcept:
-    """When a fan worth SUPERSEDE or more counts, only such fans count; the total after that."""
-    cdef int i
-    cdef long long total = 0
-    for i in range(HAND_FANS):
-        if c.cnt[i] > 0 and c.v[i] >= SUPERSEDE:
-            break
-    else:
-        return c.total
-    for i in range(HAND_FANS):
-        if c.cnt[i] > 0 and c.v[i] < SUPERSEDE:
-            c.cnt[i] = 0
-        total += c.v[i] * c.cnt[i]
-    return total
-
-
-cdef bint has_preferred_fan(const Ctx* c) noexcept:
-    cdef int k
-    for k in range(N_PREFERRED):
-        if c.cnt[PREFERRED[k]] > 0:
-            return True
-    return False
-
-# ================================================================ exclusions and scoring
-
-
-cdef inline bint outranks(int a, int b, const long long* v) noexcept:
-    return v[a] > v[b] or (v[a] == v[b] and FAN_ORDER[a] < FAN_ORDER[b])
-
-
-cdef long long resolve(const long long* n, const long long* v, long long* cnt, int first, int last) noexcept:
-    """不计 and exclusive groups over fans first..last-1 (interpreter.resolve_exclusions); the total.
-
-    Fans that occur are taken from the most valuable down, declaration order breaking ties. One whose
-    occurrences are not all taken away counts them, then removes the fans of its CUT mask and the
-    occurrences of its partial exclusions; a fan that was removed removes nothing."""
-    cdef int present[FAN_SLOTS]
-    cdef long long remaining[FAN_SLOTS]
-    cdef unsigned long long cut[MASK_WORDS]
-    cdef int n_present = 0, i, j, k, fan, word
-    cdef long long total = 0
-    for i in range(first, last):
-        cnt[i] = 0
-        remaining[i] = n[i]
-        if n[i] > 0:
-            j = n_present
-            while j > 0 and outranks(i, present[j - 1], v):
-                present[j] = present[j - 1]
-                j -= 1
-            present[j] = i
-            n_present += 1
-    memset(cut, 0, sizeof(cut))
-    for k in range(n_present):
-        fan = present[k]
-        if (cut[fan >> 6] >> (fan & 63)) & 1 or remaining[fan] <= 0:
-            continue
-        cnt[fan] = remaining[fan]
-        total += v[fan] * cnt[fan]
-        for word in range(MASK_WORDS):
-            cut[word] |= CUT[fan * MASK_WORDS + word]
-        for j in range(PARTIAL_FROM[fan], PARTIAL_FROM[fan + 1]):
-            remaining[PARTIAL_TARGET[j]] -= PARTIAL_TIMES[j]
-    return total
-
-
-cdef long long fans_counted(const Ctx* c) noexcept:
-    """`counted_fans`: how many hand fans count after exclusions, those the minimum excludes aside."""
-    cdef long long n = 0
-    cdef int i, k
-    cdef bint excluded
-    for i in range(HAND_FANS):
-        excluded = False
-        for k in range(N_MINIMUM_EXCLUDED):
-            excluded = excluded or MINIMUM_EXCLUDED[k] == i
-        if c.cnt[i] > 0 and not excluded:
-            n += 1
-    return n
-
-
-cdef void restore_best(Ctx* c) noexcept:
-    memcpy(&c.d, &c.best_d, sizeof(Decomposition))
-    memcpy(c.n, c.best_n, sizeof(c.n))
-    memcpy(c.v, c.best_v, sizeof(c.v))
-    memcpy(c.cnt, c.best_cnt, sizeof(c.cnt))
-    c.total = c.best_total
-
-
-cdef long long counted_towards_minimum(const Ctx* c) noexcept:
-    cdef long long total = c.total
-    cdef int k
-    for k in range(N_MINIMUM_EXCLUDED):
-        total -= c.v[MINIMUM_EXCLUDED[k]] * c.cnt[MINIMUM_EXCLUDED[k]]
-    return total
-
-
-cdef list fans_of(const long long* v, const long long* cnt, int first, int last):
-    """The counted fans first..last-1 as result objects, in declaration order."""
-    cdef list fans = []
-    cdef int k, i
-    for k in range(FANS):
-        i = BY_ORDER[k]
-        if first <= i < last and cnt[i] > 0:
-            fans.append({"name": FAN_NAMES[i], "en": FAN_ENGLISH[i], "value": v[i], "count": cnt[i]})
-    return fans
-
 # ================================================================ settlement
 
 
-cdef void settle(Ctx* c) noexcept:
-    """Losers in seat order, the fans of each one's share, then the payments (Interpreter._settle)."""
-    cdef int seat, k = 0
-    cdef Loser* loser
-    for seat in range(N_PLAYERS):
-        if seat == c.h.seat or c.h.out[seat]:
-            continue
-        loser = &c.losers[k]
-        loser.seat = seat
-        loser.dealer = seat == c.h.dealer
-        loser.discarder = seat == c.h.discarder
-        loser.opened = c.h.opened[seat]
-        k += 1
-    c.n_losers = k
-    for k in range(c.n_losers):
-        share(c, k)
-    memset(c.payments, 0, sizeof(c.payments))
-
-
-cdef void share(Ctx* c, int loser) noexcept:
-    """The loser fans of one loser's share, after their own exclusions."""
-    cdef long long* n = c.share_n[loser]
-    cdef long long* v = c.share_v[loser]
-    memcpy(v, FAN_AMOUNT, sizeof(c.share_v[loser]))
-    c.share_total[loser] = resolve(n, v, c.share_cnt[loser], HAND_FANS, FANS)
-
-
-cdef inline void transfer(Ctx* c, int loser, long long amount) noexcept:
-    c.payments[c.losers[loser].seat] -= amount
-    c.payments[c.h.seat] += amount
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+    """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
+    pass
 
 
 cdef bint pay(Ctx* c) noexcept:
@@ -2517,106 +1443,123 @@ cdef bint pay(Ctx* c) noexcept:
         return True
     return False
 
-# ================================================================ results and the public API
+# ================================================================ the checker: these tables and rules on the shared runtime
+
+CHECKER = Checker(SPEC_NAME, SPEC_PATH, SPEC_HASH, BUNDLED, TEXT_VALUES, TILE_CODES, KEYS, MELD_KINDS, OPTIONS,
+                  FAN_NAMES, FAN_ENGLISH, REASONS, SETTLE_REASONS, NO_SHAPE, SCORE_NAMES, SCORE_KINDS,
+                  False)
 
 
-cdef object score_hand(const Hand* h):
-    """The result of a valid case, or None when the reference interpreter must compute it."""
-    cdef Ctx c
-    cdef long long counted
-    if h.win < 0:
-        waits = wait_codes(h)
-        if waits is None:
-            return None
-        return {"ok": True, "winning": False, "reason": "no winning tile given", "waits": waits}
-    prepare(&c, h, h.win, SEARCH_BEST)
-    search(&c)
-    if c.inexact:
-        return None
-    if not c.have_best:
-        reason = NO_SHAPE if c.n_decompositions == 0 else REASONS[c.first_unmet]
-        return {"ok": True, "winning": False, "reason": reason}
-    restore_best(&c)
-    fans = fans_of(c.v, c.cnt, 0, HAND_FANS)
-    counted = counted_towards_minimum(&c)
-    minimum = 0
-    if counted < minimum:
-        return {"ok": True, "winning": False, "fans": fans, "total": c.total,
-                "reason": f"{counted} fan is below the minimum of {minimum}"}
-    result = {"ok": True, "winning": True, "fans": fans, "total": c.total}
-    result['listed_limit'] = bool(c.best_scores[0])
-    result['points'] = c.best_scores[1]
-    settle(&c)
-    paid = pay(&c)
-    if c.inexact:
-        return None
-    if paid:
-        result["payments"] = [c.payments[k] for k in range(N_PLAYERS)]
-    return result
+cdef void link(Tables* t) noexcept:
+    t.n_tiles = N_TILES
+    t.n_players = N_PLAYERS
+    t.hand_size = 14
+    t.sets = 4
+    t.n_fans = FANS
+    t.hand_fans = HAND_FANS
+    t.mask_words = MASK_WORDS
+    t.extended = False
+    t.n_shapes = 3
+    t.shapes[0] = T_standard
+    t.shape_chows[0] = True
+    t.shapes[1] = T_seven_pairs
+    t.shape_chows[1] = True
+    t.shapes[2] = T_thirteen_orphans
+    t.shape_chows[2] = True
+    t.tile_suit = TILE_SUIT
+    t.tile_rank = TILE_RANK
+    t.tile_numbered = TILE_NUMBERED
+    t.tile_copies = TILE_COPIES
+    t.chow_start = CHOW_START
+    t.suit_bit = SUIT_BIT
+    t.near = NEAR
+    t.always_near = ALWAYS_NEAR
+    t.flowers = FLOWERS
+    t.numbered = NUMBERED
+    t.all_tiles = ALL_TILES
+    t.loose = False
+    t.wind_tiles = WIND_TILES
+    t.n_knitted = 0
+    t.knitted = KNITTED_STRAIGHT
+    t.n_orphans = 13
+    t.orphans = ORPHANS
+    t.text_none = T_NONE
+    t.code_base = CODE_BASE
+    t.code_low = CODE_LOW
+    t.code_high = CODE_HIGH
+    t.code_flowers = CODE_FLOWERS
+    t.red_five = RED_FIVE
+    t.red_copies = RED_COPIES
+    t.next_tile = NEXT_TILE
+    t.previous_tile = PREVIOUS_TILE
+    t.indicator_tile = INDICATOR_TILE
+    t.n_hand_sets = 0
+    t.hand_set_tiles = HAND_SET_TILES
+    t.hand_set_removed = HAND_SET_REMOVED
+    t.hand_set_n_terms = HAND_SET_N_TERMS
+    t.hand_set_terms = HAND_SET_TERMS
+    t.n_wild_sets = 0
+    t.wild_sets = WILD_SETS
+    t.n_meld_kinds = 5
+    t.meld_shape = MELD_SHAPE
+    t.meld_group = MELD_GROUP
+    t.meld_concealed = MELD_CONCEALED
+    t.meld_opens = MELD_OPENS
+    t.meld_size = MELD_SIZE
+    t.meld_fixed = MELD_FIXED
+    t.meld_aside = MELD_ASIDE
+    t.meld_per_hand = MELD_PER_HAND
+    t.n_keys = 13
+    t.key_kind = KEY_KIND
+    t.key_slot = KEY_SLOT
+    t.key_indicator = KEY_INDICATOR
+    t.n_context = 9
+    t.ctx_self_drawn = 0
+    t.ctx_seat = 1
+    t.ctx_dealer = 2
+    t.ctx_discarder = 3
+    t.ctx_seat_wind = 4
+    t.no_seat = NO_SEAT
+    t.n_options = 2
+    t.option_kind = OPTION_KIND
+    t.option_default = OPTION_DEFAULT
+    t.fan_amount = FAN_AMOUNT
+    t.fan_order = FAN_ORDER
+    t.by_order = BY_ORDER
+    t.cut = CUT
+    t.partial_from = PARTIAL_FROM
+    t.partial_target = PARTIAL_TARGET
+    t.partial_times = PARTIAL_TIMES
+    t.n_preferred = N_PREFERRED
+    t.preferred = PREFERRED
+    t.n_minimum_excluded = N_MINIMUM_EXCLUDED
+    t.minimum_excluded = MINIMUM_EXCLUDED
+    t.has_supersede = True
+    t.supersede = 320
+    t.minimum = 0
+    t.minimum_option = -1
+    t.n_scores = 2
+    t.rank_score = -1
+    t.late_fans = True
+    t.requirements_read_fans = False
+    t.count_fans = count_fans
+    t.value_fans = value_fans
+    t.unmet_requirement = unmet_requirement
+    t.score_late_fans = score_late_fans
+    t.score_reading = score_reading
+    t.has_settlement = True
+    t.loser_fans = loser_fans
+    t.unmet_settle_requirement = NULL
+    t.pay = pay
+    t.pot = NULL
 
 
-cdef object wait_codes(const Hand* h):
-    cdef int tiles[N_TILES]
-    cdef bint inexact = False
-    cdef int n = find_waits(h, False, tiles, &inexact)
-    if inexact:
-        return None
-    return [TILE_CODES[tiles[k]] for k in range(n)]
+link(&(<Checker>CHECKER).t)
+CHECKER.link()
 
-
-cdef object _reference = None
-
-
-def reference_checker():
-    """The reference interpreter of this spec: it reads the cases the fast reader leaves, and answers the
-    rare case whose arithmetic leaves 64-bit integers."""
-    global _reference
-    if _reference is None:
-        _reference = reference(SPEC_NAME, SPEC_PATH, SPEC_HASH, BUNDLED)
-    return _reference
-
-
-cdef object evaluate_one(object case):
-    cdef Hand hand
-    if not read(case, &hand, True):
-        checker = reference_checker()
-        try:
-            full = read_case(checker.spec, case)
-        except HandError as exc:
-            return {"ok": False, "error": str(exc)}
-        if not from_hand(full, &hand):
-            return checker.evaluate(case)
-    result = score_hand(&hand)
-    return reference_checker().evaluate(case) if result is None else result
-
-
-def evaluate(case):
-    """Score one case of INTERFACE.md."""
-    return evaluate_one(case)
-
-
-def evaluate_many(cases):
-    """Score many cases in one call: a list of results, in order."""
-    collecting = gc.isenabled()
-    gc.disable()  # the results hold no reference cycles: no collection need look through them
-    try:
-        return [evaluate_one(case) for case in cases]
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def is_winning(case):
-    return bool(evaluate_one(case).get("winning"))
-
-
-def waits(case):
-    """Tiles that would complete the hand (the case without its winning tile); invalid cases raise HandError."""
-    cdef Hand hand
-    if not read(case, &hand, False):
-        checker = reference_checker()
-        full = read_case(checker.spec, {k: v for k, v in case.items() if k != "win"})
-        if not from_hand(full, &hand):
-            return checker.waits(case)
-    codes = wait_codes(&hand)
-    return reference_checker().waits(case) if codes is None else codes
+evaluate = CHECKER.evaluate
+evaluate_many = CHECKER.evaluate_many
+is_winning = CHECKER.is_winning
+waits = CHECKER.waits
+score_many = CHECKER.score_many
+reference_checker = CHECKER.reference_checker
