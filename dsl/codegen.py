@@ -475,8 +475,17 @@ class Model:
             return sets
         tiles: set[int] = set()
         for k in aside:
-            tiles |= set(k.tiles) if k.shape == "fixed" else set(range(len(self.spec.tiles)))
+            tiles |= self._aside_tiles(k)
         return sets + sum(self.spec.tiles[t].copies for t in tiles)
+
+    def _aside_tiles(self, kind: ir.MeldKind) -> set[int]:
+        """The tiles a kind laid aside may be: its own, its fixed tile set's, or (chosen per hand) any tile."""
+        if kind.shape == "fixed":
+            return set(kind.tiles)
+        tileset = next((t for t in self.spec.tilesets if t.name == kind.tileset), None)
+        if tileset is not None and not tileset.per_hand:
+            return set(tileset.tiles)
+        return set(range(len(self.spec.tiles)))
 
     def tile_suits(self) -> list[str]:
         return [self.text(t.suit) for t in self.spec.tiles]
