@@ -793,7 +793,7 @@ cdef bint read(object case, Hand* h, bint with_win) except -1:
             return False
     if n != HAND_SIZE - 1 - 3 * h.n_melds:
         return False
-    return read_seats(case, h)
+    return read_seats(case, h) and plainly_possible(case, h)
 
 
 cdef bint read_seats(dict case, Hand* h) except -1:
@@ -806,6 +806,27 @@ cdef bint read_seats(dict case, Hand* h) except -1:
         return True
     h.discarder = h.context[CTX_discarder] if "discarder" in case else (h.seat + N_PLAYERS - 1) % N_PLAYERS
     return h.discarder != h.seat
+
+
+from dsl.case import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS
+
+
+cdef bint plainly_possible(dict case, const Hand* h) except -1:
+    """False when dsl.case.refuse_impossible might refuse the case, which read_case then reads: a rare flag
+    set (kong_replacement, robbing_kong, last_tile, first_turn, ippatsu), riichi on an open hand, more
+    flowers or indicator tiles than a table has, seat and seat_wind disagreeing, a discarder on a
+    self-draw, the winner's own seat in other_melds. (A case with `out` never reaches here.)"""
+    cdef int k, flower_tiles = 0
+    if h.context[CTX_kong_replacement]:
+        return False
+    if h.context[CTX_first_turn]:
+        return False
+    if h.seat_wind >= N_PLAYERS or h.self_drawn and "discarder" in case:
+        return False
+    if "seat" in case and "seat_wind" in case and (h.seat - h.dealer + N_PLAYERS) % N_PLAYERS != h.seat_wind:
+        return False
+    others = case.get("other_melds")
+    return not others or (h.seat not in others and str(h.seat) not in others)
 
 
 cdef bint from_hand(object hand, Hand* h) except -1:
