@@ -42,7 +42,7 @@ class CaseMaker:
         if kind == "invalid":  # sometimes refused for its context alone, a thing to compare too
             self._break(case)
         else:
-            self._make_possible(case)
+            make_possible(self.spec, case, self.rng.choice)
         return case
 
     # -- hands
@@ -227,22 +227,6 @@ class CaseMaker:
         if not case.get("melds") and rng.random() < 0.5:
             case.pop("melds", None)
 
-    def _make_possible(self, case: dict) -> None:
-        """Drop context keys the case reader names until it reads the case: random flags and seats often make
-        a context no table can produce (dsl.case.refuse_impossible), and such a case would only be an error."""
-        keys = [k.name for k in self.spec.context if k.name in case]
-        while keys:
-            try:
-                read_case(self.spec, case)
-                return
-            except HandError as exc:
-                named = [k for k in keys if repr(k) in str(exc)]
-                if not named:
-                    return  # the hand itself is at fault (a near miss holding a fifth copy ...)
-                dropped = self.rng.choice(named)
-                keys.remove(dropped)
-                del case[dropped]
-
     def _option_value(self, default: object) -> object:
         if isinstance(default, bool):
             return self.rng.random() < 0.5
@@ -308,6 +292,24 @@ class CaseMaker:
                 tiles += [index[d + ch] for d in digits]
                 digits = ""
         return tiles
+
+
+def make_possible(spec: ir.Spec, case: dict, choose: Callable[[list[str]], str] = min) -> None:
+    """Drop context keys the case reader names until it reads the case: random flags and seats often make a
+    context no table can produce (dsl.case.refuse_impossible), and such a case would only be an error.
+    `choose` picks which of the keys one refusal names goes (min: the same one every time)."""
+    keys = [k.name for k in spec.context if k.name in case]
+    while keys:
+        try:
+            read_case(spec, case)
+            return
+        except HandError as exc:
+            named = [k for k in keys if repr(k) in str(exc)]
+            if not named:
+                return  # the hand itself is at fault (a near miss holding a fifth copy ...)
+            dropped = choose(named)
+            keys.remove(dropped)
+            del case[dropped]
 
 
 SHAPES: dict[str, Callable[[CaseMaker, list[ir.Tile]], tuple[list[int], list[str]] | None]] = {
