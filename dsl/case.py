@@ -49,6 +49,12 @@ class Hand:
 
 
 def read_case(spec: ir.Spec, case: object) -> Hand:
+    """A case of INTERFACE.md read for a spec: keys, tiles, melds, copies, tile count, options and context
+    checked. A context no table can produce is refused too (refuse_impossible, whose docstring lists each
+    rule): 杠上开花 without a kong or on a discard, 抢杠 self-drawn or of a tile the winner shows, more
+    flowers than the set has, a seat wind that disagrees with `seat` and `dealer`, `last_tile` with
+    `first_turn`, riichi on an open hand, a discarder who is the winner or has left (`out`), more
+    indicator tiles than are turned up. Every problem is a HandError naming the keys."""
     if not isinstance(case, Mapping):
         raise HandError("a case is a JSON object such as {\"hand\": \"123m...\", \"win\": \"5m\"}")
     context = read_context(spec, case, STRUCTURAL_KEYS)
