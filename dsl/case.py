@@ -49,6 +49,12 @@ class Hand:
 
 
 def read_case(spec: ir.Spec, case: object) -> Hand:
+    """A case of INTERFACE.md read for a spec: keys, tiles, melds, copies, tile count, options and context
+    checked. A context no table can produce is refused too (refuse_impossible, whose docstring lists each
+    rule): 杠上开花 without a kong or on a discard, 抢杠 self-drawn or of a tile the winner shows, more
+    flowers than the set has, a seat wind that disagrees with `seat` and `dealer`, `last_tile` with
+    `first_turn`, riichi on an open hand, a discarder who is the winner or has left (`out`), more
+    indicator tiles than are turned up. Every problem is a HandError naming the keys."""
     if not isinstance(case, Mapping):
         raise HandError("a case is a JSON object such as {\"hand\": \"123m...\", \"win\": \"5m\"}")
     context = read_context(spec, case, STRUCTURAL_KEYS)
@@ -71,13 +77,152 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
     discarder = None
     if not context.get("self_drawn", False):
         discarder = context.get("discarder", (seat - 1) % players)
-        if discarder == seat:
-            raise HandError(f"the discarder (seat {discarder}) cannot be the winner")
-    for gone in context.get("out", ()):
-        if gone in (seat, context.get("discarder")):
-            raise HandError(f"seat {gone} has left the hand ('out'); it cannot win or discard")
     wild = frozenset(t for name in spec.wilds for t in sets[name])
-    return Hand(concealed, win, melds, context, options, others, red, seat, dealer, discarder, sets, wild)
+    hand = Hand(concealed, win, melds, context, options, others, red, seat, dealer, discarder, sets, wild)
+    refuse_impossible(spec, hand)
+    return hand
+
+
+# ---------------------------------------------------------------- contexts that cannot happen
+
+
+def refuse_impossible(spec: ir.Spec, hand: Hand) -> None:
+    """Refuse a context no table can produce, with a HandError naming the keys. A key the case leaves out
+    is false (a flag) or its default; each rule applies to every spec that reads the keys.
+
+    Seats: a seat wind is one of the table's (E S W for 3 players); `seat`, `dealer` and `seat_wind`, when
+    all given (`dealer` 0 when left out), agree: the winner's seat wind is E for the dealer and then
+    goes round in seat order; `other_melds` are the other players' melds, not the winner's.
+    Discarder: not the winner, none on a self-drawn win, not a seat that has left (`out`), whether given
+    or by default the seat before the winner (a case without a winning tile has a discarder only when
+    given); `out` names each seat once and leaves at least the winner and one player to pay.
+    Flowers: `flowers` at most the spec's flower tiles (8 when it declares none: 春夏秋冬梅兰竹菊).
+    Kongs: `kong_replacement` (杠上开花) is self-drawn and needs a kong, or a tile laid aside, among the
+    winner's melds; `robbing_kong` (抢杠) is won on a discard (so never with `kong_replacement`), and
+    the robbed player holds the other copies of the winning tile: the winner and the other seats of
+    `other_melds` show none.
+    Turns: `last_tile` is not also `first_turn`.
+    Riichi: `ippatsu` needs `riichi` or `double_riichi`; neither is declared on an open hand (a concealed
+    kong leaves it closed) nor before a `first_turn` win (riichi is declared with a discard).
+    Indicator tiles are counted as their key is read (INDICATOR_LIMITS): one `indicator`, at most 5 `dora`
+    and 5 `ura`.
+    """
+    for rule in (_possible_seats, _possible_discarder, _possible_flowers, _possible_kong_win, _possible_turns,
+                 _possible_riichi):
+        rule(spec, hand)
+
+
+# Built-in context keys of indicator tiles and how many tiles each can hold: one tile is turned up after the
+# deal (Wuhan's indicator); dora indicators are the first one and one per kong (four kongs at most), each
+# ura-dora indicator lies under one of them.
+INDICATOR_LIMITS = {"indicator": 1, "dora": 5, "ura": 5}
+FLOWERS_OF_A_FULL_SET = 8  # 春夏秋冬梅兰竹菊: what `flowers` counts in a spec that declares no flower tiles
+# Flags rarely set whose rules above need more than the compiled reader checks: a compiled checker hands
+# any case setting one of them to read_case.
+RARE_FLAGS = ("kong_replacement", "robbing_kong", "last_tile", "first_turn", "ippatsu")
+
+
+def flower_limit(spec: ir.Spec) -> int:
+    """The most flowers a case may declare: the spec's flower tiles, or a full set's when it declares none."""
+    declared = sum(spec.tiles[t].copies for t in spec.flower_tiles())
+    return declared or FLOWERS_OF_A_FULL_SET
+
+
+def _possible_seats(spec: ir.Spec, hand: Hand) -> None:
+    context = hand.context
+    if "seat_wind" in context:
+        wind = str(context["seat_wind"])
+        offset = WINDS.index(wind)
+        if offset >= spec.players:
+            raise HandError(f"'seat_wind' {wind}: a table of {spec.players} has the seat winds "
+                            + ", ".join(WINDS[:spec.players]))
+        if "seat" in context and (hand.seat - hand.dealer) % spec.players != offset:
+            dealer = f"'dealer' {hand.dealer}" if "dealer" in context else f"the dealer (seat {hand.dealer} by default)"
+            actual = WINDS[(hand.seat - hand.dealer) % spec.players]
+            raise HandError(f"'seat' {hand.seat}, {dealer} and 'seat_wind' {wind} disagree: with that dealer "
+                            f"seat {hand.seat} sits {actual}")
+    if hand.seat in hand.other_melds:
+        raise HandError(f"'other_melds' names seat {hand.seat}, the winner's own seat; they are the other "
+                        "players' melds")
+
+
+def _possible_discarder(spec: ir.Spec, hand: Hand) -> None:
+    context = hand.context
+    if hand.self_drawn and "discarder" in context:
+        raise HandError(f"'discarder' {context['discarder']} on a self-drawn win ('self_drawn'): nobody "
+                        "discarded the winning tile")
+    if hand.discarder == hand.seat:
+        raise HandError(f"the discarder (seat {hand.discarder}) cannot be the winner ('discarder', 'seat')")
+    out = list(context.get("out", ()))  # type: ignore[call-overload]
+    if len(set(out)) != len(out):
+        raise HandError(f"'out' names a seat twice: {out}")
+    if hand.seat in out:
+        raise HandError(f"seat {hand.seat} has left the hand ('out'); it cannot win")
+    if hand.discarder in out and (hand.win is not None or "discarder" in context):  # a hand still waiting has none
+        given = "'discarder'" if "discarder" in context else "the seat before the winner, as 'discarder' is not given"
+        raise HandError(f"the discarder, seat {hand.discarder} ({given}), has left the hand ('out'); "
+                        "it cannot discard")
+    if len(out) > spec.players - 2:
+        raise HandError(f"'out' names {len(out)} seats; the winner and at least one player who pays are still in")
+
+
+def _possible_flowers(spec: ir.Spec, hand: Hand) -> None:
+    flowers = hand.context.get("flowers", 0)
+    if flowers > flower_limit(spec):  # type: ignore[operator]
+        raise HandError(f"'flowers' {flowers}: the set has {flower_limit(spec)} flower tiles")
+
+
+def _possible_kong_win(spec: ir.Spec, hand: Hand) -> None:
+    context = hand.context
+    if context.get("kong_replacement", False):
+        if not hand.self_drawn:
+            raise HandError("'kong_replacement' is a self-drawn win (the replacement tile is drawn); "
+                            "'self_drawn' is not set")
+        if not any(m.kind.shape == "kong" or m.kind.aside for m in hand.melds):
+            raise HandError("'kong_replacement': no kong among the winner's 'melds'; a replacement tile is drawn "
+                            "only after a kong")
+    if context.get("robbing_kong", False):
+        if hand.self_drawn:
+            raise HandError("'robbing_kong' is won on another player's kong, not self-drawn ('self_drawn')")
+        if hand.win is not None:
+            _robbed_tile_unshown(spec, hand, hand.win)
+
+
+def _robbed_tile_unshown(spec: ir.Spec, hand: Hand, robbed: int) -> None:
+    """The robbed player shows the other copies of a robbed tile: nobody else may show one."""
+    held = hand.tiles.count(robbed) - 1
+    if held:
+        raise HandError(f"'robbing_kong': the winner already holds {held} {spec.tiles[robbed].code} besides the "
+                        "winning tile; the robbed kong holds the other copies")
+    for seat, melds in hand.other_melds.items():
+        if seat != hand.discarder and any(robbed in m.tiles for m in melds):
+            raise HandError(f"'robbing_kong': seat {seat} ('other_melds') shows {spec.tiles[robbed].code}; the "
+                            f"robbed kong of seat {hand.discarder} ('discarder') holds the other copies")
+
+
+def _possible_turns(spec: ir.Spec, hand: Hand) -> None:
+    if hand.context.get("last_tile", False) and hand.context.get("first_turn", False):
+        raise HandError("'last_tile' and 'first_turn' cannot both be set: the wall is not used up on the first turn")
+
+
+def _possible_riichi(spec: ir.Spec, hand: Hand) -> None:
+    context = hand.context
+    declared = [key for key in ("riichi", "double_riichi") if context.get(key, False)]
+    if context.get("ippatsu", False) and not declared:
+        raise HandError("'ippatsu' needs 'riichi' or 'double_riichi': it is a win soon after declaring riichi")
+    if not declared:
+        return
+    keys = " and ".join(repr(key) for key in declared)
+    opening = [m for m in hand.melds if m.kind.opens]
+    if opening:
+        raise HandError(f"{keys} on an open hand ('melds': {opening[0].kind.name} "
+                        + "".join(spec.tiles[t].code for t in opening[0].tiles)
+                        + "): riichi is declared with a concealed hand")
+    if context.get("first_turn", False):
+        raise HandError(f"{keys} with 'first_turn': riichi is declared with a discard, so the first turn is over")
+
+
+# ---------------------------------------------------------------- the context keys
 
 
 def read_context(spec: ir.Spec, case: Mapping, also: tuple[str, ...] = ()) -> dict[str, object]:
@@ -198,7 +343,11 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
         if isinstance(value, bool) or not isinstance(value, int) or not key.low <= value <= key.high:
             raise HandError(f"{name!r} is a whole number from {key.low} to {key.high}, not {value!r}")
     elif key.kind == "tiles":
-        parse_tiles(value, spec.notation())  # type: ignore[arg-type]
+        indicators = parse_tiles(value, spec.notation())  # type: ignore[arg-type]
+        limit = INDICATOR_LIMITS.get(name)
+        if limit is not None and len(indicators) > limit:
+            raise HandError(f"{name!r} holds at most {limit} indicator tile{'s' if limit > 1 else ''}, "
+                            f"not {len(indicators)} ({value})")
     elif key.kind == "seats":
         if not isinstance(value, list | tuple) or not all(
                 isinstance(s, int) and not isinstance(s, bool) and 0 <= s < spec.players for s in value):

@@ -64,8 +64,7 @@ def merge(parent: ast.RoundRules | None, child: ast.RoundRules) -> ast.RoundRule
 
 
 def _kong_rule(r: Resolver, rule: ast.KongRule, names: list[str]) -> ir.KongRule:
-    if rule.kind.text not in r.meld_kinds:
-        raise error(f"unknown meld kind {rule.kind.text!r}", rule.kind.span, suggest(rule.kind.text, r.meld_kinds))
+    _kong_kind(r, rule.kind.text, rule.kind.span)
     payments = []
     for payment in rule.payments:
         payer = ("each " if payment.each else "") + payment.payer.text
@@ -93,6 +92,16 @@ def _next_hand_set(r: Resolver, decl: ast.NextHandSet) -> ir.NextHandSet:
     expr = RoundEndResolver(r, Scope("round_end"), False).resolve(decl.expr)
     r.types.expect(expr, (NUMBER,), "the value of a context key")
     return ir.NextHandSet(decl.key.text, expr, decl.span)
+
+
+def _kong_kind(r: Resolver, name: str, span: Span) -> None:
+    """A meld kind that is a kong: four of a kind, or a tile laid aside (红中杠), which also draws a replacement."""
+    if name not in r.meld_kinds:
+        raise error(f"unknown meld kind {name!r}", span, suggest(name, r.meld_kinds))
+    kind = r.meld_kinds[name]
+    if kind.shape != "kong" and not kind.aside:
+        kongs = [k.name for k in r.meld_kinds.values() if k.shape == "kong" or k.aside]
+        raise error(f"{name!r} is not a kind of kong; the kongs are: {', '.join(kongs) or 'none'}", span)
 
 
 def _flag(r: Resolver, name: ast.Name) -> str:
@@ -191,8 +200,7 @@ def _event(r: Resolver, ev: ast.RoundEvent, rules: ir.RoundRules) -> dict:
     fields = dict(ev.fields)
     match ev.kind:
         case "kong":
-            if fields["kong"] not in r.meld_kinds:
-                raise error(f"unknown meld kind {fields['kong']!r}", ev.span, suggest(fields["kong"], r.meld_kinds))
+            _kong_kind(r, fields["kong"], ev.span)
             return fields
         case "declare":
             _known(fields["declare"], [d.name for d in rules.declarations], "declaration", ev.span)

@@ -50,6 +50,7 @@ class Play:
     next_hand: list[str] = field(default_factory=list)
     out: list[int] = field(default_factory=list)  # seats that have won, in order
     kongs: list[Kong] = field(default_factory=list)
+    kong_tiles: Counter[int] = field(default_factory=Counter)  # the tiles of every kong made, to count copies
     winners: dict[int, Hand] = field(default_factory=dict)  # each winner's winning hand
     ended_by: int | None = None  # the event that ended the hand
     open_discard: int | None = None  # the discarder of the last event, a discard win: more may win on it
@@ -197,10 +198,13 @@ class RoundSettler:
         return dict(context)
 
     def _carried(self, record: Mapping) -> list[str]:
-        flags = [k.name for k in self.spec.context if k.kind == "flag"]
+        """Only what a previous hand passes on (`declare X: next hand sets FLAG`) may be carried: a flag of the
+        win itself (self_drawn, kong_replacement) is the win's to say."""
+        flags = [d.flag for d in self.rules.declarations if d.next_hand]
         carried = record.get("carried", [])
         if not isinstance(carried, list) or any(f not in flags for f in carried):
-            raise RoundError(f"'carried' lists flags the spec reads ({', '.join(flags)}), not {carried!r}")
+            passed_on = ", ".join(flags) or f"none in {self.spec.name}"
+            raise RoundError(f"'carried' lists flags a previous hand passes on ({passed_on}), not {carried!r}")
         return carried
 
     def _event(self, play: Play, index: int, event: object) -> dict:
@@ -226,12 +230,19 @@ class RoundSettler:
     def _kong(self, play: Play, event: Mapping, index: int) -> dict:
         seat = self._active_seat(play, event.get("seat"))
         kind = event["kong"]
-        kinds = {k.name for k in self.spec.meld_kinds}
+        kinds = {k.name: k for k in self.spec.meld_kinds if k.shape == "kong" or k.aside}
         if not isinstance(kind, str) or kind not in kinds:
-            raise RoundError(f"unknown meld kind {kind!r}; {self.spec.name} has: {', '.join(sorted(kinds))}")
+            raise RoundError(f"{kind!r} is not a kind of kong; {self.spec.name} has: {', '.join(sorted(kinds))}")
+        if "from" in event:
+            if kinds[kind].concealed or kinds[kind].aside:
+                raise RoundError(f"a {kind} is made of the player's own tiles: it has no 'from'")
+            if self._active_seat(play, event["from"]) == seat:
+                raise RoundError("a kong cannot be made on one's own discard")
         tiles = None
         if "tiles" in event:
             tiles = read_meld(self.spec, f"{kind} {event['tiles']}", hand_tilesets(self.spec, play.context)).tiles
+            play.kong_tiles.update(tiles)
+            check_copies(self.spec, play.kong_tiles, "the kongs of this hand hold ")
         payments = [0] * play.players
         rule = self.rules.kong(kind)
         for payment in rule.payments if rule else ():
@@ -248,9 +259,7 @@ class RoundSettler:
             return [s for s in play.still_in() if s != seat]
         if source is None:
             raise RoundError("this kong was made on a discard: say who discarded it with 'from'")
-        if self._active_seat(play, source) == seat:
-            raise RoundError("a kong cannot be made on one's own discard")
-        return [source]  # type: ignore[list-item]
+        return [source]  # type: ignore[list-item]  # checked by _kong
 
     def _win(self, play: Play, event: Mapping, index: int) -> dict:
         case = event["win"]
@@ -261,6 +270,8 @@ class RoundSettler:
         if "out" in case:
             raise RoundError("'out' is not given in a round: the round knows who has won and left")
         seat = self._active_seat(play, case["seat"])
+        if seat in play.winners:
+            raise RoundError(f"seat {seat} has already won this hand; nobody wins twice on one discard")
         case = self._full_case(play, dict(case))
         discarder = None if case.get("self_drawn") else case.get("discarder", (seat - 1) % play.players)
         if play.ended_by is not None and discarder != play.open_discard:
@@ -292,6 +303,8 @@ class RoundSettler:
     def _full_case(self, play: Play, case: dict) -> dict:
         """The winner's case with what the round knows: dealer, shared context, declared flags, seats out,
         rule options."""
+        if not isinstance(case.get("options", {}), Mapping):
+            raise RoundError("'options' is an object of option names and values")
         case = play.context | case
         case.setdefault("dealer", play.dealer)
         for flag in sorted(play.flags):
@@ -319,7 +332,8 @@ class RoundSettler:
     def _draw(self, play: Play, event: Mapping, index: int) -> dict:
         hands = event["draw"]
         still_in = play.still_in()
-        if not isinstance(hands, Mapping) or sorted(str(s) for s in still_in) != sorted(hands):
+        if not isinstance(hands, Mapping) or sorted(str(s) for s in still_in) != sorted(map(str, hands)) \
+                or not all(isinstance(seat, str) for seat in hands):
             raise RoundError("'draw' maps each player still in (seats " + ", ".join(map(str, still_in))
                              + ") to its final hand: {\"2\": {\"hand\": ..., \"melds\": [...]}}")
         finals = {int(seat): self._final_hand(play, int(seat), hand) for seat, hand in hands.items()}

@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from . import ir
+from .case import INDICATOR_LIMITS, read_case
+from .notation import HandError
 
 KINDS = {"winning": 0.5, "near_miss": 0.15, "random": 0.1, "no_win": 0.07, "invalid": 0.18}
 WINDS = ("E", "S", "W", "N")
@@ -37,8 +39,10 @@ class CaseMaker:
     def case(self, kind: str) -> dict:
         case = getattr(self, "_" + kind)()
         self._context(case)
-        if kind == "invalid":
+        if kind == "invalid":  # sometimes refused for its context alone, a thing to compare too
             self._break(case)
+        else:
+            make_possible(self.spec, case, self.rng.choice)
         return case
 
     # -- hands
@@ -210,7 +214,8 @@ class CaseMaker:
             elif key.kind == "count":
                 case[key.name] = rng.choice([0, 0, 1, 2, 3, 8])
             elif key.kind == "tiles":
-                case[key.name] = self._text([rng.choice(self.spec.tiles).index for _ in range(rng.randint(1, 3))])
+                most = min(3, INDICATOR_LIMITS.get(key.name, 3))
+                case[key.name] = self._text([rng.choice(self.spec.tiles).index for _ in range(rng.randint(1, most))])
             elif key.kind == "melds_by_seat":
                 seats = rng.sample(range(self.spec.players), rng.randint(0, self.spec.players - 1))
                 seat_keys: list[Callable[[int], object]] = [str, str, int]
@@ -287,6 +292,24 @@ class CaseMaker:
                 tiles += [index[d + ch] for d in digits]
                 digits = ""
         return tiles
+
+
+def make_possible(spec: ir.Spec, case: dict, choose: Callable[[list[str]], str] = min) -> None:
+    """Drop context keys the case reader names until it reads the case: random flags and seats often make a
+    context no table can produce (dsl.case.refuse_impossible), and such a case would only be an error.
+    `choose` picks which of the keys one refusal names goes (min: the same one every time)."""
+    keys = [k.name for k in spec.context if k.name in case]
+    while keys:
+        try:
+            read_case(spec, case)
+            return
+        except HandError as exc:
+            named = [k for k in keys if repr(k) in str(exc)]
+            if not named:
+                return  # the hand itself is at fault (a near miss holding a fifth copy ...)
+            dropped = choose(named)
+            keys.remove(dropped)
+            del case[dropped]
 
 
 SHAPES: dict[str, Callable[[CaseMaker, list[ir.Tile]], tuple[list[int], list[str]] | None]] = {

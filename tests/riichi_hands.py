@@ -3,7 +3,8 @@
 `random_case(rng)` draws one case: mostly valid winning hands (closed and open, kongs of every kind,
 seven pairs, thirteen orphans, hands biased towards flushes, terminals, honors and pungs), every
 context flag, dora and ura indicators, red fives, winds, honba and sticks, a few rule options, and
-a few hands that do not win or whose flags cannot go together. `package_result(case)` scores a case
+a few hands that do not win (flags drawn without regard to each other are dropped until the case
+reader takes the case: a context no table can produce is an error). `package_result(case)` scores a case
 with the `mahjong` package and `expected(case)` turns that into what our result must say.
 The package is a test-only dependency: nothing under dsl/ or generated/ uses it.
 """
@@ -14,11 +15,16 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.hand_response import HandResponse
 from mahjong.meld import Meld
+
+from dsl import ir
+from dsl.resolve import load_spec
+from dsl.samples import make_possible
 
 # Tiles are 0..33 as in the package's 34-tile order: 1m..9m, 1p..9p, 1s..9s, 1z..7z = E S W N 白 发 中.
 WINDS = ("E", "S", "W", "N")
@@ -239,7 +245,14 @@ def random_case(rng: random.Random) -> dict:  # noqa: C901 - one draw after anot
                          has_kong=any(g.kind == "kong" for _, g in melds)))
     if rng.random() < 0.15:
         case["options"] = _options(rng)
+    make_possible(_riichi(), case)  # flags that cannot go together (drawn on purpose, above) are refused
     return case
+
+
+@cache
+def _riichi() -> ir.Spec:
+    """The riichi spec, read once per process, for the case reader's rules of what can happen at a table."""
+    return load_spec("riichi")
 
 
 def _context(rng: random.Random, closed: bool, has_melds: bool, has_kong: bool) -> dict:

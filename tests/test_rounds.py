@@ -134,8 +134,25 @@ def test_winners_are_not_listed_at_the_draw(sichuan):
     ({"events": {}}, "'events' is a list"),
     ({"events": [], "dealer": 7}, "'dealer' is a seat"),
     ({"events": [{"kong": "concealed_kong", "win": {}}]}, "one of the keys"),
-    ({"events": [{"kong": "chow", "seat": 1}]}, "unknown meld kind 'chow'"),
-    ({"events": [{"kong": ["kong"], "seat": 1}]}, "unknown meld kind ['kong']"),
+    ({"events": [{"kong": "chow", "seat": 1}]}, "event 1 (kong): 'chow' is not a kind of kong"),
+    ({"events": [{"kong": "pung", "seat": 1, "tiles": "555m"}]}, "event 1 (kong): 'pung' is not a kind of kong"),
+    ({"events": [{"kong": ["kong"], "seat": 1}]}, "event 1 (kong): ['kong'] is not a kind of kong"),
+    ({"events": [{"kong": "concealed_kong", "seat": 1, "tiles": "5555m"},
+                 {"kong": "concealed_kong", "seat": 2, "tiles": "5555m"}]},
+     "event 2 (kong): the kongs of this hand hold 8 copies of 5m"),
+    ({"events": [{"kong": "concealed_kong", "seat": 1, "from": 2}]},
+     "event 1 (kong): a concealed_kong is made of the player's own tiles: it has no 'from'"),
+    ({"events": [{"kong": "added_kong", "seat": 1, "from": 4}]},
+     "event 1 (kong): a seat is a number from 0 to 3, not 4"),
+    ({"events": [{"kong": "kong", "seat": 4, "from": 0}]}, "event 1 (kong): a seat is a number from 0 to 3, not 4"),
+    ({"events": [{"kong": "kong", "seat": 2, "from": 2}]}, "event 1 (kong): a kong cannot be made on one's own"),
+    ({"events": [win(1, PING_HU, 5)]}, "event 1 (win): 'discarder' is a seat from 0 to 3, not 5"),
+    ({"events": [win(-1, PING_HU, 0)]}, "event 1 (win): a seat is a number from 0 to 3, not -1"),
+    ({"events": [win(1, dict(PING_HU, options=["x"]), 0)]}, "event 1 (win): 'options' is an object"),
+    ({"events": [], "options": "x"}, "'options' is an object"),
+    ({"events": [win(1, PING_HU, 0)], "carried": ["self_drawn"]},
+     "'carried' lists flags a previous hand passes on (none in sichuan), not ['self_drawn']"),
+    ({"events": [{"draw": {0: READY, 1: READY2, 2: HUA_ZHU, 3: NOT_READY}}]}, "event 1 (draw): 'draw' maps each"),
     ({"events": [], "context": {"seat": 1}}, "the events say seat"),
     ({"events": [win(1, PING_HU, 0, out=[2])]}, "'out' is not given in a round"),
     ({"events": [{"kong": "concealed_kong", "seat": 1, "tiles": "7777m"}, win(1, PING_HU)]},
@@ -157,6 +174,40 @@ def test_winners_are_not_listed_at_the_draw(sichuan):
 def test_a_bad_record_is_named_not_settled(sichuan, record, fragment):
     result = sichuan.settle(record)
     assert result["ok"] is False and fragment in result["error"], result
+
+
+# 定向飘, as in the spec's first example
+SHENYANG_WIN = {"hand": "9s", "win": "9s", "melds": ["pung 888m", "pung 999m", "pung 555p", "pung 666p"],
+                "other_melds": {"0": ["chow 123s"], "2": ["chow 234p"], "3": ["chow 789p"]}}
+
+
+def test_one_seat_wins_once_where_several_may_win_on_a_discard():
+    """Shenyang lets several players win on one discard (no `one winner per discard`), never one player twice."""
+    settler = dsl.settler("shenyang")
+    once = settler.settle({"events": [win(1, SHENYANG_WIN, 0)]})
+    assert once["ok"], once
+    twice = settler.settle({"events": [win(1, SHENYANG_WIN, 0), win(1, SHENYANG_WIN, 0)]})
+    assert twice == {"ok": False, "error": "event 2 (win): seat 1 has already won this hand; nobody wins twice on "
+                                           "one discard"}
+
+
+def test_only_what_a_previous_hand_passes_on_is_carried():
+    """`carried: ["self_drawn"]` would turn a discard win into a self-draw; shenyang passes on only 跟庄's flag."""
+    settler = dsl.settler("shenyang")
+    discard_win = {"events": [win(1, SHENYANG_WIN, 0)]}
+    assert settler.settle(discard_win | {"carried": ["follow_dealer"]})["ok"]
+    refused = settler.settle(discard_win | {"carried": ["self_drawn"]})
+    assert refused == {"ok": False, "error": "'carried' lists flags a previous hand passes on (follow_dealer), not "
+                                             "['self_drawn']"}
+
+
+@pytest.mark.parametrize("options", ["口口翻", ["口口翻"], 1])
+def test_a_win_whose_options_are_no_object_is_an_error_beside_the_round_options(options):
+    settler = dsl.settler("wuhan")
+    case = {"hand": "234m678m345p5m", "win": "5m", "melds": ["kong 7777p"], "indicator": "1s", "seat": 0,
+            "discarder": 3, "options": options}
+    result = settler.settle({"options": {"口口翻": True}, "events": [{"win": case}]})
+    assert result == {"ok": False, "error": "event 1 (win): 'options' is an object of option names and values"}
 
 
 def test_without_round_rules_a_win_ends_the_hand_but_not_its_discard():
@@ -225,6 +276,9 @@ def test_penalty_is_paid_to_each_player_still_in():
 
 @pytest.mark.parametrize(("text", "fragment", "line", "column"), [
     ("round:\n    kong chow_kong: each other pays 2\n", "unknown meld kind 'chow_kong'", 10, 10),
+    ("round:\n    kong pung: each other pays 2\n", "'pung' is not a kind of kong; the kongs are: kong", 10, 10),
+    ("round:\n    penalty 诈和: pays 10 to each other\nround \"r\":\n    kong 1 pung 555m\n",
+     "'pung' is not a kind of kong", 12, 5),
     ("round:\n    kong kong: each loser pays 2\n", "a kong is paid by each other or discarder", 10, 21),
     ("round:\n    win robbing_kong: discarder passes kong income\n", "not a flag the spec reads", 10, 9),
     ("round:\n    winners leave until 3 have won\n", "needs the context key `out`", 9, 1),
@@ -330,7 +384,7 @@ def test_settle_command_reads_json_lines(capsys):
     assert code == 0 and len(lines) == 3
     assert lines[0]["payments"] == [-2, 6, -2, -2]
     assert lines[1]["ok"] is False and "not JSON" in lines[1]["error"]
-    assert lines[2]["ok"] is False and "unknown meld kind 'x'" in lines[2]["error"]
+    assert lines[2]["ok"] is False and "'x' is not a kind of kong" in lines[2]["error"]
 
 
 def test_settle_command_one_round_and_usage(capsys):

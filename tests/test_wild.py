@@ -4,14 +4,17 @@ parsing, resolve errors and the interpreter, with answers worked out by hand."""
 from __future__ import annotations
 
 import textwrap
+import time
 
 import pytest
 
+import dsl
 from dsl import ast
 from dsl.case import read_case
 from dsl.interpreter import Interpreter
 from dsl.notation import HandError
 from dsl.parser import parse
+from dsl.resolve import load_spec
 from dsl.source import Source, SpecError
 
 WILD = """
@@ -157,3 +160,31 @@ def test_settlement_requirement_loser_melds_and_liability(spec_of):
     assert checker.evaluate(case | {"liable_seat": 3})["payments"] == [0, 16, 0, -16]
     no = checker.evaluate(case | {"other_melds": {"0": ["pung 111z"], "2": ["chow 123p"]}})
     assert no["winning"] is False and no["reason"] == "requirement 起 (Every loser reaches 2) is not met"
+
+
+# ---------------------------------------------------------------- bounded cost (Wuhan)
+
+# One indicator tile is turned up, so at most four wilds are held. The slowest hands found by a random
+# search over such hands: no winning tile (every tile tried as a wait) and sets made of wilds alone.
+SLOW_WUHAN = [
+    {"hand": "2s4z2s1z4z2s1z2s4z1z", "melds": ["chow 123p"], "indicator": "1s", "self_drawn": True},
+    {"hand": "5m6s6s5m6m6s6s", "melds": ["chow 123p", "pung 999m"], "indicator": "5s"},
+    {"hand": "2222s5555m258p58s", "win": "8s", "melds": [], "indicator": "1s"},
+]
+
+
+@pytest.mark.parametrize("case", SLOW_WUHAN)
+def test_a_wuhan_case_with_four_wilds_takes_under_a_second(case):
+    for checker in (Interpreter(load_spec("wuhan")), dsl.load("wuhan")):
+        started = time.process_time()  # CPU time: the machine may be shared
+        result = checker.evaluate(case)
+        assert time.process_time() - started < 1.0, (checker, case)
+        assert result["ok"] is True, result
+
+
+def test_wuhan_refuses_a_second_indicator_which_made_eight_wilds():
+    """Two indicators (8 wilds) took 42 s, three (12 wilds) half a minute per case: the rules turn up one."""
+    case = {"hand": "2222s5555m258p58s", "win": "8s", "indicator": "1s4m"}
+    for checker in (Interpreter(load_spec("wuhan")), dsl.load("wuhan")):
+        assert checker.evaluate(case) == {"ok": False, "error": "'indicator' holds at most 1 indicator tile, not 2 "
+                                                                "(1s4m)"}

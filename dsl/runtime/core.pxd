@@ -393,15 +393,18 @@ cdef class Checker:
     cdef tuple score_kinds
     cdef bint shares
     cdef object _reference
-    cdef int slot_kong_replacement  # context slots of flags forward_to_read_case looks at, -1: none
-    cdef int slot_robbing_kong
-    cdef int slot_last_tile
-    cdef int slot_first_turn
+    # what forward_to_read_case looks at: context slots (-1: the spec has no such key) and limits
+    cdef int rare_slots[8]
+    cdef int n_rare
+    cdef int riichi_slots[2]
+    cdef int slot_flowers
+    cdef int flower_limit
+    cdef int indicator_limit[MAX_INDICATOR_KEYS]
 
     cdef object score_hand(self, const Hand* h)
     cdef object evaluate_one(self, object case)
     cdef bint read(self, object case, Hand* h, bint with_win) except -1
-    cdef bint forward_to_read_case(self, const Hand* h) except -1
+    cdef bint forward_to_read_case(self, dict case, const Hand* h) except -1
     cdef int context_slot(self, str name)
     cdef bint read_any(self, object case, Hand* h, bint with_win) except -1
     cdef bint score(self, Ctx* c, const Hand* h) noexcept

@@ -1555,24 +1555,35 @@ cdef class Checker:
                 return False
         if n != t.hand_size - 1 - 3 * h.n_sets:
             return False
-        return read_seats(t, case, h) and not self.forward_to_read_case(h)
+        return read_seats(t, case, h) and not self.forward_to_read_case(case, h)
 
-    cdef bint forward_to_read_case(self, const Hand* h) except -1:
-        """A case the fast reader has read but dsl.case.read_case must judge: flags that contradict the rest
-        of the hand (a kong replacement without a kong, robbing a kong on a self-drawn win, the last tile on
-        the first turn). Such a case goes through read_case, so whatever it decides, the compiled checker
-        answers as the interpreter does; a check that needs Python can be called from here too."""
-        cdef int k
-        cdef bint kong = False
-        if self.slot_kong_replacement >= 0 and h.context[self.slot_kong_replacement]:
-            for k in range(h.n_melds):
-                kong = kong or self.t.meld_shape[h.melds[k].kind] == SHAPE_KONG
-            if not kong:
+    cdef bint forward_to_read_case(self, dict case, const Hand* h) except -1:
+        """A case the fast reader has read but dsl.case.read_case must judge, because refuse_impossible there
+        might refuse it: a rare flag set (kong replacement, robbing a kong, last tile, first turn, ippatsu),
+        riichi with an opening meld, more flowers or indicator tiles than a table has, seat and seat wind
+        disagreeing, a discarder on a self-drawn win, the winner's own seat in other_melds. Such a case goes
+        through read_case, so whatever it decides, the compiled checker answers as the interpreter does."""
+        cdef int k, j
+        for k in range(self.n_rare):
+            if h.context[self.rare_slots[k]]:
                 return True
-        if self.slot_robbing_kong >= 0 and h.context[self.slot_robbing_kong] and h.self_drawn:
+        for k in range(2):
+            if self.riichi_slots[k] >= 0 and h.context[self.riichi_slots[k]]:
+                for j in range(h.n_melds):
+                    if self.t.meld_opens[h.melds[j].kind]:
+                        return True
+        if self.slot_flowers >= 0 and h.context[self.slot_flowers] > self.flower_limit:
             return True
-        return (self.slot_last_tile >= 0 and self.slot_first_turn >= 0 and h.context[self.slot_last_tile]
-                and h.context[self.slot_first_turn])
+        for k in range(MAX_INDICATOR_KEYS):
+            if h.n_indicators[k] > self.indicator_limit[k]:
+                return True
+        if h.seat_wind >= self.t.n_players or h.self_drawn and "discarder" in case:
+            return True
+        if "seat" in case and "seat_wind" in case and (h.seat - h.dealer + self.t.n_players) % self.t.n_players \
+                != h.seat_wind:
+            return True
+        others = case.get("other_melds")
+        return bool(others) and (h.seat in others or str(h.seat) in others)
 
     cdef int context_slot(self, str name):
         """The context slot of a key of the spec, -1 when the spec has no such key."""
@@ -1581,10 +1592,24 @@ cdef class Checker:
 
     def link(self):
         """Called by the checker module once it has filled the tables."""
-        self.slot_kong_replacement = self.context_slot("kong_replacement")
-        self.slot_robbing_kong = self.context_slot("robbing_kong")
-        self.slot_last_tile = self.context_slot("last_tile")
-        self.slot_first_turn = self.context_slot("first_turn")
+        from dsl.case import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS, RARE_FLAGS
+
+        cdef int k
+        self.n_rare = 0
+        for name in RARE_FLAGS:
+            if self.context_slot(name) >= 0:
+                self.rare_slots[self.n_rare] = self.context_slot(name)
+                self.n_rare += 1
+        self.riichi_slots[0] = self.context_slot("riichi")
+        self.riichi_slots[1] = self.context_slot("double_riichi")
+        self.slot_flowers = self.context_slot("flowers")
+        self.flower_limit = sum(self.t.tile_copies[k] for k in range(self.t.n_tiles) if self.t.flowers >> k & 1) \
+            or FLOWERS_OF_A_FULL_SET
+        for k in range(MAX_INDICATOR_KEYS):
+            self.indicator_limit[k] = MAX_INDICATORS
+        for name, key in self.keys.items():
+            if self.t.key_indicator[key] >= 0:
+                self.indicator_limit[self.t.key_indicator[key]] = INDICATOR_LIMITS.get(name, MAX_INDICATORS)
 
     cdef bint from_hand(self, object hand, Hand* h) except -1:
         """A dsl.case.Hand (read by read_case) into h; False when a value does not fit the compiled checker."""
