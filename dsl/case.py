@@ -49,7 +49,7 @@ class Hand:
 
 
 def read_case(spec: ir.Spec, case: object) -> Hand:
-    """A case of INTERFACE.md read for a spec: keys, tiles, melds, copies, tile count, options and context
+    """A case (docs/interface.md) read for a spec: keys, tiles, melds, copies, tile count, options and context
     checked. A context no table can produce is refused too (refuse_impossible, whose docstring lists each
     rule): 杠上开花 without a kong or on a discard, 抢杠 self-drawn or of a tile the winner shows, more
     flowers than the set has, a seat wind that disagrees with `seat` and `dealer`, `last_tile` with
