@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from . import ir
+from .limits import check_case_size
 from .notation import HandError, parse_tiles, tile_codes
 from .source import suggest
 
@@ -49,6 +50,7 @@ class Hand:
 
 
 def read_case(spec: ir.Spec, case: object) -> Hand:
+    check_case_size(case)
     if not isinstance(case, Mapping):
         raise HandError("a case is a JSON object such as {\"hand\": \"123m...\", \"win\": \"5m\"}")
     context = read_context(spec, case, STRUCTURAL_KEYS)

@@ -11,8 +11,10 @@ import pytest
 from dsl.cli import main
 
 
-def run(capsys, *argv, stdin: str | None = None):
-    if stdin is not None:
+def run(capsys, *argv, stdin: str | bytes | None = None):
+    if isinstance(stdin, bytes):  # raw bytes, as a pipe gives them: the command reads sys.stdin.buffer
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    elif stdin is not None:
         sys.stdin = io.StringIO(stdin)
     try:
         code = main(list(argv))
