@@ -91,6 +91,9 @@ AGGREGATES = {"count": (1, 2), "all": (2, 2), "any": (2, 2), "sum": (2, 2)}
 FUNCTIONS = {"min": (2, 9), "max": (2, 9), "abs": (1, 1), "roundup": (2, 2)}
 PAYERS = ("each loser", "each other", "discarder")
 PAYMENT_CASES = ("self_drawn", "discard")
+PLAYERS = range(2, 5)
+HAND_SIZES = range(2, 21, 3)  # 14 in most variants, 17 in Taiwan's; past 20 the search for readings grows too long
+COPIES = range(1, 9)  # 4 of each tile in every common set, 1 of each flower
 
 
 def load_spec(name_or_path: str) -> ir.Spec:
@@ -203,9 +206,10 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
         case ast.Doc():
             into.docs.append(decl.text)
         case ast.Players():
-            into.players = decl.count
+            into.players = _bounded(decl.count, PLAYERS, "a table seats 2, 3 or 4 players", decl.span)
         case ast.HandSize():
-            into.hand_size = decl.tiles
+            into.hand_size = _bounded(decl.tiles, HAND_SIZES, "a winning hand holds sets of three and a pair: "
+                                      + ", ".join(map(str, HAND_SIZES)) + " tiles", decl.span)
         case ast.Tiles():
             into.tiles = decl
         case ast.TileSet():
@@ -261,6 +265,12 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.supersede = decl
         case ast.Wild():
             into.wilds[decl.name.text] = decl
+
+
+def _bounded(value: int, allowed: range, rule: str, span: Span) -> int:
+    if value not in allowed:
+        raise error(f"{value} is out of range: {rule}", span)
+    return value
 
 
 def _apply_pattern(into: Declarations, decl: ast.Pattern) -> None:
@@ -383,6 +393,8 @@ class Resolver:
                     tiles.append(ir.Tile(len(tiles), f"{rank}{code}", code, rank, named.name.text,
                                          named.english or named.name.text, named.copies or group.copies,
                                          numbered=False))
+            for tile in tiles[start:]:
+                _bounded(tile.copies, COPIES, f"a tile has {COPIES.start} to {COPIES.stop - 1} copies", group.span)
             suits.append(ir.Suit(code, group.name.text, group.english, isinstance(group, ast.Suit),
                                  getattr(group, "kind", "") == "flowers", tuple(range(start, len(tiles))), group.span))
         names: dict[str, ir.Tile] = {}
