@@ -10,7 +10,7 @@ from pathlib import Path
 from . import ast, ir
 from .notation import HandError, parse_tiles
 from .parser import parse
-from .paths import spec_path
+from .paths import bundled_specs, is_path, parent_path, spec_path
 from .source import Diagnostic, Source, Span, SpecError, error, suggest
 from .typecheck import BOOL, NUMBER, TEXT, TILE, TRUTHY, TypeChecker
 
@@ -120,12 +120,13 @@ def resolve(module: ast.Module, source: Source) -> ir.Spec:
 
 
 def _locate(name: str, span: Span | None) -> Path:
-    """A spec by path or name: a sibling of the spec that names it first, then the bundled specs."""
-    sibling = Path(span.path).parent / f"{name}.mj" if span is not None else None
-    path = sibling if sibling is not None and sibling.exists() else spec_path(name)
+    """A spec by path or bundled name, or, for `extends`/`import` (span given), by the rule of parent_path."""
+    path = spec_path(name) if span is None else parent_path(name, Path(span.path).parent)
     if path is None:
-        from .paths import bundled_specs
-        raise error(f"no spec named {name!r}", span, suggest(name, bundled_specs()))
+        hint = suggest(name, bundled_specs())
+        if span is None and not is_path(name) and Path(name).exists():
+            hint = f"{name!r} is not a bundled spec; for the file, write ./{name}"
+        raise error(f"no spec named {name!r}", span, hint)
     return path
 
 
@@ -200,6 +201,7 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             path = _locate(decl.spec.text, decl.spec.span).resolve()
             imported_source = Source.read(path)
             imported = _collect(parse(imported_source), imported_source, chain + (str(path),))
+            into.sources.extend(imported.sources)  # the spec's hash covers what it takes from others
             into.tiles = into.tiles or imported.tiles
             into.tilesets.update(imported.tilesets)
             into.meld_kinds.update(imported.meld_kinds)
