@@ -10,14 +10,13 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from . import docs, ir, scaffold
-from .build import compile_checkers, generated_files, load_all, stale_files, write_files
+from .build import book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
 from .checkers import checker_for
 from .codegen import CodegenError
 from .examples import run_examples, unexercised_exclusions
 from .extensions import BuildError
 from .interpreter import Interpreter
 from .limits import MAX_LINE_BYTES, InputError, read_json_line
-from .paths import GENERATED_DIR
 from .resolve import check, load_spec
 from .rounds import RoundSettler
 from .source import SpecError, display_width
@@ -62,19 +61,25 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_test)
 
     p = commands.add_parser("build", help="regenerate the checkers and rule books of specs",
-                            description="Write generated/ for the given specs (default: every bundled spec) and "
-                                        "compile the checkers in place. With --check, write nothing and exit 1 if "
-                                        "generated/ is out of date.")
+                            description="Write generated/ for the given bundled specs (default: every one; the "
+                                        "index and comparison pages only for all of them) and compile the checkers "
+                                        "in place. A spec of your own builds beside its file (or into --out) and "
+                                        "its checker into the cache. With --check, write nothing and exit 1 if a "
+                                        "file is out of date.")
     p.add_argument("specs", nargs="*", metavar="SPEC")
     p.add_argument("--check", action="store_true", help="only compare generated/ with a fresh build")
+    p.add_argument("--out", metavar="DIR", type=Path,
+                   help="where the files of a spec of your own go (default: beside it); bundled specs build into "
+                        "generated/")
     p.set_defaults(run=_build)
 
     p = commands.add_parser(
         "doc", help="write the rule books of specs, or the diff of two variants",
         description="Write the Markdown and HTML rule book of each spec (default: every bundled spec), an index "
-                    "and a comparison page, into generated/docs/ or --out. With --diff A B, print what differs "
-                    "between two variants as Markdown (or write it to --out, as HTML if it ends in .html). "
-                    "Exit 1 if a worked example disagrees with the checker (the book marks it).")
+                    "and a comparison page, into --out, else generated/docs/ for bundled specs (the index and "
+                    "comparison only for all of them) and beside the file for a spec of your own. With --diff A B, "
+                    "print what differs between two variants as Markdown (or write it to --out, as HTML if it ends "
+                    "in .html). Exit 1 if a worked example disagrees with the checker (the book marks it).")
     p.add_argument("specs", nargs="*", metavar="SPEC")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="compare two variants")
     p.add_argument("--out", metavar="PATH", help="directory for the books, or file for --diff")
@@ -151,7 +156,7 @@ def _test(args) -> int:
 def _build(args) -> int:
     specs = load_all(args.specs or None)
     try:
-        files = generated_files(specs)
+        files = generated_files(specs, args.out)
         if args.check:
             stale = stale_files(files)
             for path in stale:
@@ -160,7 +165,7 @@ def _build(args) -> int:
         for path in write_files(files):
             print(f"wrote {path}")
         compile_checkers(specs)
-    except (CodegenError, BuildError) as exc:
+    except (CodegenError, BuildError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
@@ -178,7 +183,7 @@ def _doc(args) -> int:
             print(f"wrote {out}")
         return 0
     books = [docs.book(spec) for spec in load_all(args.specs or None)]
-    for path in write_files(docs.render_books(books, Path(args.out) if args.out else GENERATED_DIR / "docs")):
+    for path in write_files(book_pages(books, Path(args.out) if args.out else None)):
         print(f"wrote {path}")
     problems = [line for book in books for line in docs.failure_report(book)]
     for line in problems:
