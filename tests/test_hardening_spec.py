@@ -27,6 +27,7 @@ def only_error(path: Path) -> tuple[str, int, int, str]:
 @pytest.mark.parametrize(("string", "message"), [
     (r'"\N{NOPE}"', "unknown Unicode character name"),
     (r'"\x4"', r"truncated \xXX escape"),
+    (r'"\q"', r"invalid escape sequence '\q'"),
     (r'"\U00110000"', "illegal Unicode character"),
     (r'"\ud800"', r"the escape \ud800 is half of a surrogate pair"),
     (r'"ok \udfff"', r"the escape \udfff is half of a surrogate pair"),
