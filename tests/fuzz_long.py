@@ -288,6 +288,27 @@ def fuzz_streams(count: int, rng: random.Random, specs: list[str]) -> list[str]:
     return problems
 
 
+def slowest_cases(count: int, rng: random.Random, specs: list[str]) -> list[str]:
+    """Time hostile lines one by one in this process: no single case may take a second."""
+    from dsl import load
+    from dsl.cli import _answer
+
+    problems = []
+    worst = (0.0, "", b"")
+    for name in specs:
+        checker = load(name)
+        _answer(b'{"hand": 5}', checker.evaluate)  # loads the reference interpreter once, before the clock runs
+        for line in hostile_lines(base_cases(load_spec(name)), rng, count):
+            started = time.perf_counter()
+            _answer(line, checker.evaluate)
+            seconds = time.perf_counter() - started
+            worst = max(worst, (seconds, name, line))
+            if seconds > 1.0:
+                problems.append(f"score {name}: {seconds:.2f} s for {line[:200]!r}")
+    print(f"slowest case: {worst[0] * 1000:.1f} ms ({worst[1]}: {worst[2][:80]!r})", flush=True)
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--specs", type=int, default=1000, help="mutated specs (default 1000)")
@@ -296,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     started = time.perf_counter()
-    problems = fuzz_specs(args.specs, rng) + fuzz_streams(args.lines, rng, bundled_specs())
+    problems = (fuzz_specs(args.specs, rng) + fuzz_streams(args.lines, rng, bundled_specs())
+                + slowest_cases(args.lines // 10, rng, bundled_specs()))
     for problem in problems:
         print(problem)
     print(f"{len(problems)} problems in {time.perf_counter() - started:.0f} s")
