@@ -38,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file or folder that cannot be read or written: say which, without a traceback
+        print(f"mjdsl: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 1
 
 
 def _parser() -> argparse.ArgumentParser:
