@@ -15,6 +15,7 @@ import argparse
 import json
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -258,11 +259,23 @@ def stream_problems(spec: str, command: str, lines: list[bytes], timeout: float 
 # ---------------------------------------------------------------- the long run
 
 
+SPEC_SECONDS = 30
+
+
+class TimeLimitError(Exception):
+    """A mutated spec took longer than SPEC_SECONDS to check and exercise."""
+
+
+def _too_long(signum: int, frame: object) -> None:
+    raise TimeLimitError(f"over {SPEC_SECONDS} s")
+
+
 def fuzz_specs(count: int, rng: random.Random) -> list[str]:
     """Mutate bundled specs `count` times; a tenth of them also get bytes that are not UTF-8."""
     texts = spec_texts()
     problems: list[str] = []
     outcomes = {"error": 0, "valid": 0}
+    signal.signal(signal.SIGALRM, _too_long)
     with tempfile.TemporaryDirectory() as folder:
         for number in range(count):
             name = rng.choice(sorted(texts))
@@ -270,10 +283,13 @@ def fuzz_specs(count: int, rng: random.Random) -> list[str]:
             data = text.encode("utf-8", "surrogatepass")
             if number % 10 == 0:
                 data = _splice(data, rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x80\x80"]), rng)
+            signal.alarm(SPEC_SECONDS)  # a spec that hangs is a problem too, not the end of the run
             try:
                 outcomes[file_outcome(data, Path(folder), f"m{number}")] += 1
             except Exception as exc:  # noqa: BLE001 - the point of the run is to find these
                 problems.append(f"spec {number} (from {name}): {type(exc).__name__}: {str(exc)[:300]}")
+            finally:
+                signal.alarm(0)
     print(f"specs: {count} mutated, {outcomes['error']} diagnosed, {outcomes['valid']} still valid, "
           f"{len(problems)} crashed", flush=True)
     return problems

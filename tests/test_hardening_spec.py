@@ -3,13 +3,15 @@ escapes, files that are not UTF-8, header values out of range, numbers too large
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from dsl import codegen, docs
-from dsl.interpreter import Interpreter
+from dsl.interpreter import EvaluationError, Interpreter
 from dsl.parser import MAX_NESTING
+from dsl.paths import SPECS_DIR
 from dsl.resolve import check
 
 HEAD = 'variant t "T" "T"\nextends sichuan\n'
@@ -134,3 +136,18 @@ def test_an_expression_just_within_the_limit_goes_through_every_stage(tmp_path):
     assert result["ok"] and "新" in [f["name"] for f in result["fans"]]
     assert "def evaluate" in codegen.generate(spec)
     assert docs.book(spec).spec is spec
+
+
+def test_a_huge_exponent_fails_fast_instead_of_computing_for_ever(tmp_path):
+    text = (SPECS_DIR / "sichuan.mj").read_text(encoding="utf-8")
+    assert "let value = 2 ^ (total - 1)" in text
+    spec_file = tmp_path / "pw.mj"
+    spec_file.write_text(text.replace("variant sichuan ", "variant pw ", 1)
+                         .replace("let value = 2 ^ (total - 1)", "let value = 2 ^ (total + 999999999999)"),
+                         encoding="utf-8")
+    spec, _ = check(str(spec_file))
+    assert spec is not None
+    started = time.perf_counter()
+    with pytest.raises(EvaluationError, match=r"2 \^ 1000000000000: the exponent is over"):
+        Interpreter(spec).evaluate({"hand": "123m456m789m11p23p", "win": "4p"})
+    assert time.perf_counter() - started < 1.0
