@@ -20,8 +20,7 @@ MAX_INT_DIGITS = 18  # counts and seats; 18 digits still fit a 64-bit integer
 MAX_TEXT = 256  # characters in one string of a case: a hand written out tile by tile takes under 100
 MAX_CASE_ITEMS = 1000  # keys, list items and strings in one case, all levels together
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKET = re.compile(r"[\[\]{}]")
+_SPECIAL = re.compile(r'[\[\]{}"\\]')  # what the depth scan looks at: brackets, quotes, backslashes
 
 
 class InputError(ValueError):
@@ -42,7 +41,7 @@ def read_json_line(line: bytes | str) -> object:
         return json.loads(text, parse_int=_integer, parse_float=_finite, parse_constant=_no_constant,
                           object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON: {exc.msg} at column {exc.colno}") from None
+        raise InputError(f"not JSON: {exc.msg} (column {exc.colno})") from None
     except RecursionError:  # _check_depth bounds nesting already; this is a second guard
         raise InputError(f"not JSON this program reads: nested more than {MAX_JSON_DEPTH} levels") from None
 
@@ -55,13 +54,25 @@ def _decoded(line: bytes) -> str:
 
 
 def _check_depth(text: str) -> None:
-    """Refuse deep nesting before parsing: the parser and every reader after it recurse."""
-    depth = 0
-    for match in _BRACKET.finditer(_JSON_STRING.sub('""', text)):
-        depth += 1 if match.group() in "[{" else -1
-        if depth > MAX_JSON_DEPTH:
-            raise InputError(f"nested more than {MAX_JSON_DEPTH} levels at column {match.start() + 1} "
-                             "(column counted without the contents of strings)")
+    """Refuse deep nesting before parsing: the parser and every reader after it recurse. One pass, in linear
+    time whatever the line holds (brackets inside strings do not count)."""
+    depth, in_string, skip_to = 0, False, 0
+    for match in _SPECIAL.finditer(text):
+        at, char = match.start(), match.group()
+        if at < skip_to:
+            continue  # the character after a backslash
+        if in_string:
+            if char == "\\":
+                skip_to = at + 2
+            in_string = char != '"'
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise InputError(f"nested more than {MAX_JSON_DEPTH} levels at column {at + 1}")
+        elif char in "]}":
+            depth -= 1
 
 
 def _integer(digits: str) -> int:

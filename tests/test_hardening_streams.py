@@ -113,3 +113,14 @@ def _nested(value: object, depth: int) -> object:
 def test_oversized_python_cases_are_refused(case):
     result = dsl.load("sichuan").evaluate(case)
     assert result["ok"] is False and any(word in result["error"] for word in ("values", "nested", "bits"))
+
+
+@pytest.mark.parametrize("line", [
+    '"' + '\\"' * 21_000,  # an unterminated string of escaped quotes: a backtracking scan took 35 s on it
+    "[" + '"[", ' * 10_000 + '"["]',  # brackets inside strings do not nest
+])
+def test_lines_near_the_size_limit_are_read_in_linear_time(capsys, line):
+    started = time.perf_counter()
+    code, out, _ = run(capsys, "score", "sichuan", "--jsonl", stdin=line + "\n")
+    assert time.perf_counter() - started < 1.0
+    assert json.loads(out)["ok"] is False and "nested" not in json.loads(out)["error"]
