@@ -137,7 +137,8 @@ RAW_PIECES = [b"NaN", b"Infinity", b"-Infinity", b"1e999", b"-1e999", b"9" * 500
               b"\"\\u00\"", b"0x10", b"01", b".5", b"+1"]
 WHOLE_LINES = [b"", b" ", b"\t", b"\r", b"\xef\xbb\xbf", b"\xef\xbb\xbf{}", b"{}", b"[]", b"null", b"0", b"\"x\"",
                b"\xff\xfe\xfd", b"{" * 100000, b"[" * 30000 + b"]" * 30000, b"\x00", b"{\"hand\": \"123m\"",
-               b"}{", b"{\"hand\": \"123m\"}{\"hand\": \"123m\"}", b"\xc0\xaf", b"\x1b[31m"]
+               b"}{", b"{\"hand\": \"123m\"}{\"hand\": \"123m\"}", b"\xc0\xaf", b"\x1b[31m",
+               b"\"" + b"\\\"" * 20000, b"[\"" + b"\\\\" * 30000]  # long escape runs: no backtracking scan
 
 
 def base_cases(spec: Spec) -> list[dict]:
