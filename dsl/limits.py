@@ -1,4 +1,4 @@
-"""Bounds on what mjdsl reads from outside: one JSON line, one case, one spec expression.
+"""Bounds on what mjdsl reads from outside: one JSON line, one case (a spec's bounds are in dsl.parser).
 
 A case is a few short strings and small numbers; anything far larger is refused before it is parsed,
 so that no input, however hostile, costs more than a moment or ends a stream of cases.
@@ -94,11 +94,12 @@ def _no_constant(name: str) -> None:
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    keys = [key for key, _ in pairs]
-    if len(set(keys)) != len(keys):
-        twice = next(key for key in keys if keys.count(key) > 1)
-        raise InputError(f"the key {twice!r} is given twice")
-    return dict(pairs)
+    value: dict[str, object] = {}
+    for key, item in pairs:
+        if key in value:
+            raise InputError(f"the key {key!r} is given twice")
+        value[key] = item
+    return value
 
 
 def check_case_size(case: object) -> None:

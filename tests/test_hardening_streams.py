@@ -118,6 +118,7 @@ def test_oversized_python_cases_are_refused(case):
 @pytest.mark.parametrize("line", [
     '"' + '\\"' * 21_000,  # an unterminated string of escaped quotes: a backtracking scan took 35 s on it
     "[" + '"[", ' * 10_000 + '"["]',  # brackets inside strings do not nest
+    "{" + ",".join(f'"k{i}": 1' for i in range(6500)) + ', "k6499": 2}',  # finding the twice-given key took 1 s
 ])
 def test_lines_near_the_size_limit_are_read_in_linear_time(capsys, line):
     started = time.perf_counter()
