@@ -936,6 +936,8 @@ class ExprResolver:
             low, high = FUNCTIONS[name]
             if not low <= len(e.args) <= high:
                 raise error(f"{name}() takes {low} to {high} arguments", e.span)
+            if name == "roundup" and isinstance(e.args[1], ast.Number) and e.args[1].value <= 0:
+                raise error("roundup(VALUE, STEP) rounds up to a multiple of a positive STEP", e.args[1].span)
             return ir.Call(e.span, name, tuple(self.resolve(a) for a in e.args))
         known = [*AGGREGATES, *FUNCTIONS, "contains", "combinations", "same", "distinct", "next", "previous",
                  "indicated"]

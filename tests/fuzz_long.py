@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from dsl import codegen, docs
 from dsl.interpreter import Interpreter
 from dsl.ir import Spec
 from dsl.parser import parse
@@ -93,15 +94,20 @@ def spec_outcome(text: str, path: str) -> str:
     return _exercise(spec)
 
 
-def file_outcome(data: bytes, folder: Path, name: str) -> str:
-    """The same for spec bytes written to a file and read as `mjdsl check` reads them (UTF-8 included)."""
+def file_outcome(data: bytes, folder: Path, name: str, whole: bool = False) -> str:
+    """The same for spec bytes written to a file and read as `mjdsl check` reads them (UTF-8 included);
+    with `whole`, a valid spec's checker source and rule book are generated too."""
     path = folder / f"{name}.mj"
     path.write_bytes(data)
     spec, diagnostics = check(str(path))
     if spec is None:
         _check_diagnostics(SpecError(diagnostics))
         return "error"
-    return _exercise(spec)
+    outcome = _exercise(spec)
+    if whole:
+        codegen.generate(spec)
+        docs.render_books([docs.book(spec)], folder / "book")
+    return outcome
 
 
 def _check_diagnostics(exc: SpecError) -> None:
@@ -273,7 +279,8 @@ def _too_long(signum: int, frame: object) -> None:
 
 
 def fuzz_specs(count: int, rng: random.Random) -> list[str]:
-    """Mutate bundled specs `count` times; a tenth of them also get bytes that are not UTF-8."""
+    """Mutate bundled specs `count` times; a tenth of them also get bytes that are not UTF-8, and a fifth of
+    the valid ones are generated whole (checker source and rule book)."""
     texts = spec_texts()
     problems: list[str] = []
     outcomes = {"error": 0, "valid": 0}
@@ -287,7 +294,7 @@ def fuzz_specs(count: int, rng: random.Random) -> list[str]:
                 data = _splice(data, rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x80\x80"]), rng)
             signal.alarm(SPEC_SECONDS)  # a spec that hangs is a problem too, not the end of the run
             try:
-                outcomes[file_outcome(data, Path(folder), f"m{number}")] += 1
+                outcomes[file_outcome(data, Path(folder), f"m{number}", whole=number % 5 == 0)] += 1
             except Exception as exc:  # noqa: BLE001 - the point of the run is to find these
                 problems.append(f"spec {number} (from {name}): {type(exc).__name__}: {str(exc)[:300]}")
             finally:

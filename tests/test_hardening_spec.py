@@ -151,3 +151,15 @@ def test_a_huge_exponent_fails_fast_instead_of_computing_for_ever(tmp_path):
     with pytest.raises(EvaluationError, match=r"2 \^ 1000000000000: the exponent is over"):
         Interpreter(spec).evaluate({"hand": "123m456m789m11p23p", "win": "4p"})
     assert time.perf_counter() - started < 1.0
+
+
+def test_roundup_to_a_step_of_zero_is_a_diagnostic(tmp_path):
+    # found by fuzzing: the spec checked, then every hand failed while scoring
+    text = (SPECS_DIR / "riichi.mj").read_text(encoding="utf-8")
+    assert "副露平和符, 10)" in text
+    spec_file = tmp_path / "r.mj"
+    spec_file.write_text(text.replace("variant riichi ", "variant r ", 1).replace("副露平和符, 10)", "副露平和符, 0)"),
+                         encoding="utf-8")
+    _, line, column, message = only_error(spec_file)
+    source_line = spec_file.read_text(encoding="utf-8").splitlines()[line - 1]
+    assert source_line[column - 1:].startswith("0)") and "positive STEP" in message
