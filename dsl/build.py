@@ -1,10 +1,16 @@
-"""`mjdsl build`: every generated file of the bundled specs, written or compared (--check)."""
+"""`mjdsl build`: every generated file of the given specs, written or compared (--check).
+
+A bundled spec builds into generated/ (the index and comparison pages only when every bundled spec is
+built, since they are about all of them); a spec of one's own builds beside its file or into --out, and
+its checker is compiled into the checker cache, where dsl.load finds it.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from . import codegen, docs, ir
+from .checkers import cached_module
 from .extensions import compile_modules
 from .paths import GENERATED_DIR, bundled_specs
 from .resolve import load_spec
@@ -12,12 +18,40 @@ from .resolve import load_spec
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 
 
-def generated_files(specs: list[ir.Spec]) -> dict[Path, str]:
+def generated_files(specs: list[ir.Spec], out: Path | None = None) -> dict[Path, str]:
     """Path -> exact content of every file the compiler generates for these specs."""
+    bundled, own = _split(specs)
     files: dict[Path, str] = {}
-    files.update(codegen.generate_all(specs, GENERATED_DIR))
-    files.update(docs.render_all(specs, GENERATED_DIR / "docs"))
+    if bundled:
+        files.update(codegen.generate_all(bundled, GENERATED_DIR))
+        files.update(docs.render_all(bundled, GENERATED_DIR / "docs", shared=_every_bundled(bundled)))
+    for spec in own:
+        folder = out or Path(spec.path).parent
+        files[folder / f"{codegen.module_name(spec)}.pyx"] = codegen.generate(spec)
+        files.update(docs.render_all([spec], folder, shared=False))
     return files
+
+
+def book_pages(books: list[docs.Book], out: Path | None = None) -> dict[Path, str]:
+    """The pages of `mjdsl doc`: all into `out` when given, else as `mjdsl build` places them."""
+    if out is not None:
+        return docs.render_books(books, out)
+    bundled = [b for b in books if codegen.is_bundled(b.spec)]
+    files = docs.render_books(bundled, GENERATED_DIR / "docs", _every_bundled([b.spec for b in bundled])) \
+        if bundled else {}
+    for b in books:
+        if not codegen.is_bundled(b.spec):
+            files.update(docs.render_books([b], Path(b.spec.path).parent, shared=False))
+    return files
+
+
+def _split(specs: list[ir.Spec]) -> tuple[list[ir.Spec], list[ir.Spec]]:
+    bundled = [s for s in specs if codegen.is_bundled(s)]
+    return bundled, [s for s in specs if not codegen.is_bundled(s)]
+
+
+def _every_bundled(specs: list[ir.Spec]) -> bool:
+    return {s.name for s in specs} >= set(bundled_specs())
 
 
 def stale_files(files: dict[Path, str]) -> list[Path]:
@@ -35,14 +69,18 @@ def write_files(files: dict[Path, str]) -> list[Path]:
 
 
 def compile_checkers(specs: list[ir.Spec], progress: bool = True) -> None:
-    """Compile the shared runtime and the generated checkers of these specs in place, as dsl.runtime.core and
-    dsl.generated.<variant> (what pip does); what is up to date is not rebuilt."""
+    """Compile the shared runtime and the checkers of bundled specs in place, as dsl.runtime.core and
+    dsl.generated.<variant> (what pip does; what is up to date is not rebuilt), and those of other specs
+    into the checker cache."""
+    bundled, own = _split(specs)
     root = GENERATED_DIR.parent
     modules = {f"dsl.generated.{codegen.module_name(s)}": GENERATED_DIR / f"{codegen.module_name(s)}.pyx"
-               for s in specs}
+               for s in bundled}
     modules["dsl.runtime.core"] = RUNTIME_DIR / "core.pyx"
     compile_modules(modules, root, root / "build" / "checkers", progress=progress,
                     packages={"dsl.generated": GENERATED_DIR, "dsl.runtime": RUNTIME_DIR})
+    for spec in own:
+        cached_module(spec)
 
 
 def load_all(names: list[str] | None = None) -> list[ir.Spec]:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from . import ir
+from .limits import check_case_size
 from .notation import HandError, parse_tiles, tile_codes
 from .source import suggest
 
@@ -55,6 +56,7 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
     flowers than the set has, a seat wind that disagrees with `seat` and `dealer`, `last_tile` with
     `first_turn`, riichi on an open hand, a discarder who is the winner or has left (`out`), more
     indicator tiles than are turned up. Every problem is a HandError naming the keys."""
+    check_case_size(case)
     if not isinstance(case, Mapping):
         raise HandError("a case is a JSON object such as {\"hand\": \"123m...\", \"win\": \"5m\"}")
     context = read_context(spec, case, STRUCTURAL_KEYS)

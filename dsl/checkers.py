@@ -49,6 +49,10 @@ def checker_for(spec: ir.Spec) -> Checker:
     except (ImportError, BuildError, codegen.CodegenError) as exc:
         warnings.warn(f"{spec.name}: using the interpreter: {exc}", stacklevel=2)
         return Interpreter(spec)
+    except (OSError, RuntimeError) as exc:  # an unwritable cache, or no home directory to put it in
+        warnings.warn(f"{spec.name}: using the interpreter: cannot use the checker cache {_cache_shown()}: {exc} "
+                      "(set MJDSL_CACHE to a writable directory)", stacklevel=2)
+        return Interpreter(spec)
     if module.SPEC_HASH != spec.source_hash:
         warnings.warn(f"{spec.name}: using the interpreter: the compiled checker was built from another version "
                       f"of {spec.path} (run `mjdsl build`)", stacklevel=2)
@@ -62,6 +66,13 @@ def bundled_module(spec: ir.Spec) -> ModuleType:
     except ImportError as exc:
         raise ImportError(f"its compiled checker is not built ({exc}; run `pip install -e .` or `mjdsl build`)") \
             from exc
+
+
+def _cache_shown() -> str:
+    try:
+        return str(cache_dir())
+    except RuntimeError:
+        return "(no home directory)"
 
 
 def cache_dir() -> Path:

@@ -5,17 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO, TextIO
 
 from . import docs, ir, scaffold
-from .build import compile_checkers, generated_files, load_all, stale_files, write_files
-from .checkers import Checker, checker_for
+from .build import book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
+from .checkers import checker_for
 from .codegen import CodegenError
 from .examples import run_examples, unexercised_exclusions
 from .extensions import BuildError
 from .interpreter import Interpreter
-from .paths import GENERATED_DIR
+from .limits import MAX_LINE_BYTES, InputError, read_json_line
 from .resolve import check, load_spec
 from .rounds import RoundSettler
 from .source import SpecError, display_width
@@ -24,6 +25,9 @@ from .source import SpecError, display_width
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # text from undecodable arguments must not end the program
+            stream.reconfigure(errors="backslashreplace")
     if not hasattr(args, "run"):
         parser.print_help()
         return 2
@@ -34,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file or folder that cannot be read or written: say which, without a traceback
+        print(f"mjdsl: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
+        return 1
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -57,19 +64,25 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_test)
 
     p = commands.add_parser("build", help="regenerate the checkers and rule books of specs",
-                            description="Write generated/ for the given specs (default: every bundled spec) and "
-                                        "compile the checkers in place. With --check, write nothing and exit 1 if "
-                                        "generated/ is out of date.")
+                            description="Write generated/ for the given bundled specs (default: every one; the "
+                                        "index and comparison pages only for all of them) and compile the checkers "
+                                        "in place. A spec of your own builds beside its file (or into --out) and "
+                                        "its checker into the cache. With --check, write nothing and exit 1 if a "
+                                        "file is out of date.")
     p.add_argument("specs", nargs="*", metavar="SPEC")
     p.add_argument("--check", action="store_true", help="only compare generated/ with a fresh build")
+    p.add_argument("--out", metavar="DIR", type=Path,
+                   help="where the files of a spec of your own go (default: beside it); bundled specs build into "
+                        "generated/")
     p.set_defaults(run=_build)
 
     p = commands.add_parser(
         "doc", help="write the rule books of specs, or the diff of two variants",
         description="Write the Markdown and HTML rule book of each spec (default: every bundled spec), an index "
-                    "and a comparison page, into generated/docs/ or --out. With --diff A B, print what differs "
-                    "between two variants as Markdown (or write it to --out, as HTML if it ends in .html). "
-                    "Exit 1 if a worked example disagrees with the checker (the book marks it).")
+                    "and a comparison page, into --out, else generated/docs/ for bundled specs (the index and "
+                    "comparison only for all of them) and beside the file for a spec of your own. With --diff A B, "
+                    "print what differs between two variants as Markdown (or write it to --out, as HTML if it ends "
+                    "in .html). Exit 1 if a worked example disagrees with the checker (the book marks it).")
     p.add_argument("specs", nargs="*", metavar="SPEC")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="compare two variants")
     p.add_argument("--out", metavar="PATH", help="directory for the books, or file for --diff")
@@ -147,7 +160,7 @@ def _test(args) -> int:
 def _build(args) -> int:
     specs = load_all(args.specs or None)
     try:
-        files = generated_files(specs)
+        files = generated_files(specs, args.out)
         if args.check:
             stale = stale_files(files)
             for path in stale:
@@ -156,7 +169,7 @@ def _build(args) -> int:
         for path in write_files(files):
             print(f"wrote {path}")
         compile_checkers(specs)
-    except (CodegenError, BuildError) as exc:
+    except (CodegenError, BuildError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
@@ -174,7 +187,7 @@ def _doc(args) -> int:
             print(f"wrote {out}")
         return 0
     books = [docs.book(spec) for spec in load_all(args.specs or None)]
-    for path in write_files(docs.render_books(books, Path(args.out) if args.out else GENERATED_DIR / "docs")):
+    for path in write_files(book_pages(books, Path(args.out) if args.out else None)):
         print(f"wrote {path}")
     problems = [line for book in books for line in docs.failure_report(book)]
     for line in problems:
@@ -186,13 +199,10 @@ def _score(args) -> int:
     spec = load_spec(args.spec)
     checker = checker_for(spec)
     if args.jsonl:
-        for line in sys.stdin:
-            if line.strip():
-                print(json.dumps(_score_line(checker, line), ensure_ascii=False), flush=True)
-        return 0
+        return _stream(checker.evaluate)
     if args.json is not None:
-        result = _score_line(checker, args.json)
-        print(json.dumps(result, ensure_ascii=False))
+        result = _answer(args.json, checker.evaluate)
+        print(_dumps(result))
         return 0 if result["ok"] else 1
     if not args.hand:
         print("mjdsl score: give a HAND, --json CASE or --jsonl", file=sys.stderr)
@@ -201,45 +211,92 @@ def _score(args) -> int:
     if isinstance(case, str):
         print(f"mjdsl score: {case}", file=sys.stderr)
         return 2
-    result = checker.evaluate(case)
+    result = _answer_value(case, checker.evaluate)
     print(describe(spec, result))
     return 0 if result["ok"] else 1
 
 
-def _score_line(checker: Checker, line: str) -> dict:
-    return _json_line(line, checker.evaluate)
+def _stream(answer: Callable[[object], dict]) -> int:
+    """One result line per input line, in order, whatever a line holds: a bad line gets an error result."""
+    for line in _input_lines(getattr(sys.stdin, "buffer", sys.stdin)):
+        print(_dumps(_answer(line, answer)), flush=True)
+    return 0
 
 
-def _json_line(line: str, answer: Callable[[object], dict]) -> dict:
+def _input_lines(stream: BinaryIO | TextIO) -> Iterator[bytes | str | InputError]:
+    """The lines of a stream without their line ends; an overlong line is skipped unread, as an InputError."""
+    while line := stream.readline(MAX_LINE_BYTES + 1):
+        if len(line) > MAX_LINE_BYTES and not _ends_line(line):
+            size = len(line) + _skip_rest_of_line(stream)
+            yield InputError(f"the line is {size} bytes or more; a case or a round is at most {MAX_LINE_BYTES} bytes")
+            continue
+        yield line.rstrip(b"\r\n" if isinstance(line, bytes) else "\r\n")
+
+
+def _ends_line(line: bytes | str) -> bool:
+    return line.endswith(b"\n" if isinstance(line, bytes) else "\n")
+
+
+def _skip_rest_of_line(stream: BinaryIO | TextIO) -> int:
+    skipped = 0
+    while chunk := stream.readline(MAX_LINE_BYTES):
+        skipped += len(chunk)
+        if _ends_line(chunk):
+            break
+    return skipped
+
+
+def _answer(line: bytes | str | InputError, answer: Callable[[object], dict]) -> dict:
+    """The result for one line of input: its JSON value answered, or why it cannot be read."""
     try:
-        value = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return {"ok": False, "error": f"not JSON: {exc.msg} at column {exc.colno}"}
-    return answer(value)
+        if isinstance(line, InputError):
+            raise line
+        value = read_json_line(line)
+    except InputError as exc:
+        return {"ok": False, "error": str(exc)}
+    return _answer_value(value, answer)
+
+
+def _answer_value(value: object, answer: Callable[[object], dict]) -> dict:
+    try:
+        return answer(value)
+    except Exception as exc:  # noqa: BLE001 - the last guard of a stream: one case must not end the others
+        return {"ok": False, "error": f"internal error on this input: {type(exc).__name__}: {str(exc)[:200]}"}
+
+
+def _dumps(result: dict) -> str:
+    """A result as one JSON line; a result that JSON cannot carry becomes an error result."""
+    try:
+        text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as exc:
+        return json.dumps({"ok": False, "error": f"the result cannot be written as JSON: {str(exc)[:200]}"})
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from a \ud800 escape in the input, quoted in a message
+        return json.dumps(result, allow_nan=False)
+    return text
 
 
 def _settle(args) -> int:
     spec = load_spec(args.spec)
     settler = RoundSettler(spec, checker_for(spec))
     if args.jsonl:
-        for line in sys.stdin:
-            if line.strip():
-                print(json.dumps(_json_line(line, settler.settle), ensure_ascii=False), flush=True)
-        return 0
+        return _stream(settler.settle)
     if args.file is not None:
         try:
-            text = Path(args.file).read_text(encoding="utf-8")
+            with Path(args.file).open("rb") as file:
+                data = file.read(MAX_LINE_BYTES + 1)
         except OSError as exc:
             print(f"mjdsl settle: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
             return 2
-        result = _json_line(text, settler.settle)
+        result = _answer(data, settler.settle)
         print(describe_round(result))
         return 0 if result["ok"] else 1
     if args.json is None:
         print("mjdsl settle: give a FILE, --json ROUND or --jsonl", file=sys.stderr)
         return 2
-    result = _json_line(args.json, settler.settle)
-    print(json.dumps(result, ensure_ascii=False))
+    result = _answer(args.json, settler.settle)
+    print(_dumps(result))
     return 0 if result["ok"] else 1
 
 
@@ -297,9 +354,9 @@ def _case_from_flags(args) -> dict | str:
         if not sep:
             return f"--set takes KEY=VALUE, not {item!r}"
         try:
-            case[key] = json.loads(text)
-        except json.JSONDecodeError:
-            case[key] = text
+            case[key] = read_json_line(text)
+        except InputError:
+            case[key] = text  # a bare word, such as a tile: the value is the text itself
     return case
 
 

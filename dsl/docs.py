@@ -230,17 +230,18 @@ class Book:
 # ---------------------------------------------------------------- entry points
 
 
-def render_all(specs: list[ir.Spec], out_dir: Path) -> dict[Path, str]:
+def render_all(specs: list[ir.Spec], out_dir: Path, shared: bool = True) -> dict[Path, str]:
     """Path -> content of every page; a spec example that disagrees with the checker is an error."""
     books = [book(spec) for spec in specs]
     failures = [(b, e) for b in books for e in b.failures]
     if failures:
         raise SpecError([d for b, e in failures for d in error(_failure_text(b, e), e.example.span).diagnostics])
-    return render_books(books, out_dir)
+    return render_books(books, out_dir, shared)
 
 
-def render_books(books: list[Book], out_dir: Path) -> dict[Path, str]:
-    """Every page of these books, failing examples included (marked as such)."""
+def render_books(books: list[Book], out_dir: Path, shared: bool = True) -> dict[Path, str]:
+    """Every page of these books, failing examples included (marked as such); with `shared`, also the index
+    and the comparison of the variants, which are about all the books together."""
     env = _environment()
     files: dict[Path, str] = {}
     for b in books:
@@ -248,6 +249,8 @@ def render_books(books: list[Book], out_dir: Path) -> dict[Path, str]:
         files[out_dir / f"{b.spec.name}.html"] = env.get_template("book.html.j2").render(book=b)
         if b.graph is not None:
             files[out_dir / f"{b.spec.name}.exclusions.svg"] = b.graph + "\n"
+    if not shared:
+        return files
     comparison = Comparison.of([b.spec for b in books])
     files[out_dir / "index.html"] = env.get_template("index.html.j2").render(books=books, comparison=comparison)
     files[out_dir / "compare.html"] = env.get_template("compare.html.j2").render(comparison=comparison)

@@ -18,6 +18,7 @@ from .decompose import Decomposition, Group, declared_group, decompositions, rea
 from .notation import HandError, parse_tiles
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
+MAX_EXPONENT = 10_000  # scoring doubles a few dozen times at most; 2 ^ 10000 is already 3011 digits
 
 
 class EvaluationError(Exception):
@@ -320,6 +321,8 @@ class Evaluator:
                 result = Fraction(left, 1) / right
                 return int(result) if result.denominator == 1 else result
             case "^":
+                if abs(right) > MAX_EXPONENT and abs(left) not in (0, 1):  # would take ever longer to compute
+                    raise EvaluationError(f"{left} ^ {right}: the exponent is over {MAX_EXPONENT}")
                 result = Fraction(left) ** right
                 return int(result) if result.denominator == 1 else result
             case "==":

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ast as python_ast
+import warnings
 from dataclasses import replace
 from functools import cache
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
@@ -140,6 +141,7 @@ def parse(source: Source) -> ast.Module:
         raise _syntax_error(source, exc) from None
     except DedentError:
         raise SpecError([_dedent_error(source)]) from None
+    _check_limits(tree, source)
     try:
         return ToAst(source).transform(tree)
     except VisitError as exc:
@@ -152,11 +154,57 @@ def parse_file(path: str) -> ast.Module:
     return parse(Source.read(path))
 
 
+# Every later stage walks expressions recursively: a deeper tree is refused here, with its position. The
+# bundled specs nest at most 20 levels, counting from the top of the file.
+MAX_NESTING = 100
+MAX_DIGITS = 18  # a number of a spec fits a 64-bit integer
+
+
+def _check_limits(tree: Tree, source: Source) -> None:
+    """Refuse, with a position, what would make a later stage fail: deep nesting, huge numbers, bad strings."""
+    pending = [(tree, 1)]
+    while pending:
+        node, depth = pending.pop()
+        if depth > MAX_NESTING:
+            span = Span(source, node.meta.line, node.meta.column, node.meta.end_line, node.meta.end_column)
+            raise error(f"this expression nests more than {MAX_NESTING} levels deep", span,
+                        "split it into named parts with `let NAME = ...`")
+        for child in node.children:
+            if isinstance(child, Tree):
+                pending.append((child, depth + 1))
+            elif isinstance(child, Token):
+                _check_token(child, source)
+
+
+def _check_token(token: Token, source: Source) -> None:
+    problem = None
+    if token.type == "INT" and len(token) > MAX_DIGITS:
+        problem = f"a number of {len(token)} digits is too large (at most {MAX_DIGITS} digits)"
+    elif token.type == "STRING":
+        try:
+            _string(token)
+        except ValueError as exc:
+            problem = str(exc)
+    if problem is not None:
+        span = Span(source, token.line, token.column, token.end_line, token.end_column)
+        raise error(problem, span)
+
+
 def _string(token: Token) -> str:
+    """The text of a string literal; escapes as in Python. A ValueError says what is wrong with it."""
     text = str(token)
     if text.startswith('"""'):
         return text[3:-3]
-    return python_ast.literal_eval(text)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # an unknown escape such as \q only warns in Python; in a spec it is wrong
+            value = python_ast.literal_eval(text)
+    except (SyntaxError, ValueError, DeprecationWarning, SyntaxWarning) as exc:
+        reason = str(exc.msg if isinstance(exc, SyntaxError) else exc).removeprefix("(unicode error) ")
+        raise ValueError(f"bad escape in this string: {reason.split(': ', 1)[-1]}") from None
+    if bad := next((ch for ch in value if "\ud800" <= ch <= "\udfff"), None):
+        raise ValueError(f"the escape \\u{ord(bad):04x} is half of a surrogate pair, not a character")
+    return value
 
 
 @v_args(meta=True)

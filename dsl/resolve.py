@@ -10,7 +10,7 @@ from pathlib import Path
 from . import ast, ir
 from .notation import HandError, parse_tiles
 from .parser import parse
-from .paths import spec_path
+from .paths import bundled_specs, is_path, parent_path, spec_path
 from .source import Diagnostic, Source, Span, SpecError, error, suggest
 from .typecheck import BOOL, NUMBER, TEXT, TILE, TRUTHY, TypeChecker
 
@@ -97,6 +97,9 @@ AGGREGATES = {"count": (1, 2), "all": (2, 2), "any": (2, 2), "sum": (2, 2)}
 FUNCTIONS = {"min": (2, 9), "max": (2, 9), "abs": (1, 1), "roundup": (2, 2)}
 PAYERS = ("each loser", "each other", "discarder")
 PAYMENT_CASES = ("self_drawn", "discard")
+PLAYERS = range(2, 5)
+HAND_SIZES = range(2, 21, 3)  # 14 in most variants, 17 in Taiwan's; past 20 the search for readings grows too long
+COPIES = range(1, 9)  # 4 of each tile in every common set, 1 of each flower
 
 
 def load_spec(name_or_path: str) -> ir.Spec:
@@ -123,12 +126,13 @@ def resolve(module: ast.Module, source: Source) -> ir.Spec:
 
 
 def _locate(name: str, span: Span | None) -> Path:
-    """A spec by path or name: a sibling of the spec that names it first, then the bundled specs."""
-    sibling = Path(span.path).parent / f"{name}.mj" if span is not None else None
-    path = sibling if sibling is not None and sibling.exists() else spec_path(name)
+    """A spec by path or bundled name, or, for `extends`/`import` (span given), by the rule of parent_path."""
+    path = spec_path(name) if span is None else parent_path(name, Path(span.path).parent)
     if path is None:
-        from .paths import bundled_specs
-        raise error(f"no spec named {name!r}", span, suggest(name, bundled_specs()))
+        hint = suggest(name, bundled_specs())
+        if span is None and not is_path(name) and Path(name).exists():
+            hint = f"{name!r} is not a bundled spec; for the file, write ./{name}"
+        raise error(f"no spec named {name!r}", span, hint)
     return path
 
 
@@ -206,15 +210,17 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             path = _locate(decl.spec.text, decl.spec.span).resolve()
             imported_source = Source.read(path)
             imported = _collect(parse(imported_source), imported_source, chain + (str(path),))
+            into.sources.extend(imported.sources)  # the spec's hash covers what it takes from others
             into.tiles = into.tiles or imported.tiles
             into.tilesets.update(imported.tilesets)
             into.meld_kinds.update(imported.meld_kinds)
         case ast.Doc():
             into.docs.append(decl.text)
         case ast.Players():
-            into.players = decl.count
+            into.players = _bounded(decl.count, PLAYERS, "a table seats 2, 3 or 4 players", decl.span)
         case ast.HandSize():
-            into.hand_size = decl.tiles
+            into.hand_size = _bounded(decl.tiles, HAND_SIZES, "a winning hand holds sets of three and a pair: "
+                                      + ", ".join(map(str, HAND_SIZES)) + " tiles", decl.span)
         case ast.Tiles():
             into.tiles = decl
         case ast.TileSet():
@@ -276,6 +282,12 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.supersede = decl
         case ast.Wild():
             into.wilds[decl.name.text] = decl
+
+
+def _bounded(value: int, allowed: range, rule: str, span: Span) -> int:
+    if value not in allowed:
+        raise error(f"{value} is out of range: {rule}", span)
+    return value
 
 
 def _apply_pattern(into: Declarations, decl: ast.Pattern) -> None:
@@ -400,6 +412,8 @@ class Resolver:
                     tiles.append(ir.Tile(len(tiles), f"{rank}{code}", code, rank, named.name.text,
                                          named.english or named.name.text, named.copies or group.copies,
                                          numbered=False))
+            for tile in tiles[start:]:
+                _bounded(tile.copies, COPIES, f"a tile has {COPIES.start} to {COPIES.stop - 1} copies", group.span)
             suits.append(ir.Suit(code, group.name.text, group.english, isinstance(group, ast.Suit),
                                  getattr(group, "kind", "") == "flowers", tuple(range(start, len(tiles))), group.span))
         names: dict[str, ir.Tile] = {}
@@ -977,6 +991,8 @@ class ExprResolver:
             low, high = FUNCTIONS[name]
             if not low <= len(e.args) <= high:
                 raise error(f"{name}() takes {low} to {high} arguments", e.span)
+            if name == "roundup" and isinstance(e.args[1], ast.Number) and e.args[1].value <= 0:
+                raise error("roundup(VALUE, STEP) rounds up to a multiple of a positive STEP", e.args[1].span)
             return ir.Call(e.span, name, tuple(self.resolve(a) for a in e.args))
         known = [*AGGREGATES, *FUNCTIONS, "contains", "combinations", "same", "distinct", "next", "previous",
                  "indicated"]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import ir
 from .interpreter import Interpreter
-from .paths import spec_path
+from .paths import parent_path
 from .resolve import check, load_spec
 
 NAME = re.compile(r"(?!\d)\w+\Z")
@@ -147,8 +147,9 @@ def run(args: argparse.Namespace) -> int:
         return _report(target)
     parent = load_spec(args.parent)  # a missing or broken parent is reported as a SpecError by main
     if not _reachable(parent, args.dir):
-        print(f"mjdsl new: `extends {parent.name}` finds only bundled specs and specs beside the new file; "
-              f"copy {parent.path} into {args.dir} first", file=sys.stderr)
+        print(f"mjdsl new: `extends {parent.name}` means the bundled spec of that name, else {parent.name}.mj "
+              f"beside the new file, so it would not find {parent.path}: copy it into {args.dir} (under a name "
+              "no bundled spec has) first", file=sys.stderr)
         return 1
     args.dir.mkdir(parents=True, exist_ok=True)
     target.write_text(scaffold(args.name, parent), encoding="utf-8")
@@ -157,8 +158,15 @@ def run(args: argparse.Namespace) -> int:
 
 def scaffold(name: str, parent: ir.Spec) -> str:
     """The text of a new spec extending `parent` that changes nothing yet."""
-    return TEMPLATE.format(name=name, parent=parent.name, title=parent.title, fan_line=_sample_fan(parent),
+    return TEMPLATE.format(name=name, parent=parent.name, title=_in_doc_block(parent.title),
+                           fan_line=_sample_fan(parent),
                            examples="\n\n".join(example_blocks(parent)))
+
+
+def _in_doc_block(text: str) -> str:
+    """Text to put inside the triple-quoted doc block, which reads no escapes: one line, double quotes made
+    single, so that no three quotes close the block early and no backslash ends a line."""
+    return " ".join(text.split()).replace('"', "'")
 
 
 def example_blocks(parent: ir.Spec) -> list[str]:
@@ -227,10 +235,9 @@ def _sample_fan(spec: ir.Spec) -> str:
 
 
 def _reachable(parent: ir.Spec, directory: Path) -> bool:
-    """`extends NAME` finds a sibling NAME.mj or a bundled spec: is the parent one of them?"""
-    bundled = spec_path(parent.name)
-    here = Path(parent.path).resolve()
-    return (bundled is not None and bundled.resolve() == here) or (directory / f"{parent.name}.mj").resolve() == here
+    """Does `extends NAME` in a spec of `directory` find the parent (a bundled spec, or NAME.mj beside it)?"""
+    found = parent_path(parent.name, directory)
+    return found is not None and found.resolve() == Path(parent.path).resolve()
 
 
 def _report(target: Path) -> int:

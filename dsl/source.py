@@ -17,11 +17,29 @@ class Source:
 
     @classmethod
     def read(cls, path: str | Path) -> Source:
-        return cls(_shown(Path(path)), Path(path).read_text(encoding="utf-8"))
+        """The file as a Source; an unreadable file or one that is not UTF-8 is a SpecError saying where."""
+        shown = _shown(Path(path))
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise error(f"cannot read {shown}: {exc.strerror or exc}", None) from None
+        try:
+            return cls(shown, data.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise _not_utf8(cls(shown, data.decode("utf-8", "replace")), data, exc) from None
 
     def line(self, number: int) -> str:
         lines = self.text.splitlines()
         return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def _not_utf8(source: Source, data: bytes, exc: UnicodeDecodeError) -> SpecError:
+    line = data.count(b"\n", 0, exc.start) + 1
+    line_start = data.rfind(b"\n", 0, exc.start) + 1
+    column = len(data[line_start:exc.start].decode("utf-8", "replace")) + 1
+    span = Span(source, line, column, line, column + 1)
+    return error(f"the file is not UTF-8: byte 0x{data[exc.start]:02x} here ({exc.reason})", span,
+                 "save the spec as UTF-8")
 
 
 def _shown(path: Path) -> str:

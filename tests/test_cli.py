@@ -11,8 +11,10 @@ import pytest
 from dsl.cli import main
 
 
-def run(capsys, *argv, stdin: str | None = None):
-    if stdin is not None:
+def run(capsys, *argv, stdin: str | bytes | None = None):
+    if isinstance(stdin, bytes):  # raw bytes, as a pipe gives them: the command reads sys.stdin.buffer
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    elif stdin is not None:
         sys.stdin = io.StringIO(stdin)
     try:
         code = main(list(argv))
@@ -105,3 +107,10 @@ def test_test_coverage_warns_about_unshown_exclusions(capsys):
     assert "不计 飘胡" not in err
     code, out, err = run(capsys, "test", "mcr", "--coverage")
     assert code == 0 and "is never implied" in err and err.count("warning:") >= 1
+
+
+def test_an_unwritable_folder_is_an_error_message(capsys, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    code, _, err = run(capsys, "new", "house", "--extends", "sichuan", "--dir", str(blocker / "sub"))
+    assert code == 1 and err.startswith("mjdsl: Not a directory: ") and "Traceback" not in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -106,3 +107,23 @@ def test_without_extends_a_standalone_spec_checks_and_tests(tmp_path, capsys):
     spec = load_spec(str(path))
     assert spec.parent is None and spec.name == "mytown"
     assert "a standalone spec" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("title", [
+    'Tri """ ple',  # would close the doc block early
+    "Back \\\\ slash \\\\",  # a backslash, also last: a backslash before the end of a line cannot be read
+    "Two\\nlines",
+    '""" fan 假 "Fake" 99: self_drawn """',  # text that would become a fan if it left the doc block
+])
+def test_parent_title_is_pasted_safely(tmp_path, title):
+    text = (SPECS_DIR / "sichuan.mj").read_text(encoding="utf-8")
+    # the title is written as a one-line string with escapes, then read back: the parent checks
+    variant = 'variant odd "' + title.replace('"', '\\"') + '" "Odd"'
+    (tmp_path / "odd.mj").write_text(re.sub(r"^variant sichuan .*$", lambda _: variant, text, count=1, flags=re.M),
+                                     encoding="utf-8")
+    parent = load_spec(str(tmp_path / "odd.mj"))
+    assert '"""' in parent.title or "\\" in parent.title or "\n" in parent.title
+    assert _new(tmp_path, "child", "--extends", str(tmp_path / "odd.mj")) == 0
+    child = load_spec(str(tmp_path / "child.mj"))
+    assert [p.name for p in child.patterns] == [p.name for p in parent.patterns]  # no fan slipped in
+    _clean(tmp_path / "child.mj")
