@@ -507,10 +507,13 @@ class Interpreter:
             hand = read_case(self.spec, case)
         except HandError as exc:
             return {"ok": False, "error": str(exc)}
-        if hand.win is None:
-            return {"ok": True, "winning": False, "reason": "no winning tile given",
-                    "waits": [self.spec.tiles[t].code for t in self._waits(hand)]}
-        return self._result(hand)
+        try:
+            if hand.win is None:
+                return {"ok": True, "winning": False, "reason": "no winning tile given",
+                        "waits": [self.spec.tiles[t].code for t in self._waits(hand)]}
+            return self._result(hand)
+        except EvaluationError as exc:  # the spec's arithmetic has no value for this hand (2 ^ 10^12)
+            return {"ok": False, "error": f"{self.spec.name} cannot score this hand: {exc}"}
 
     def evaluate_many(self, cases: Iterable[dict]) -> list[dict]:
         return [self.evaluate(case) for case in cases]
