@@ -134,7 +134,7 @@ def test_an_expression_just_within_the_limit_goes_through_every_stage(tmp_path):
     result = Interpreter(spec).evaluate({"hand": "123m456m789m11p23p", "win": "4p", "self_drawn": True})
     # 90 ones sum past 2, and an even number of nots leaves self_drawn as it is: the fan counts
     assert result["ok"] and "新" in [f["name"] for f in result["fans"]]
-    assert "def evaluate" in codegen.generate(spec)
+    assert "evaluate = CHECKER.evaluate" in codegen.generate(spec)
     assert docs.book(spec).spec is spec
 
 
