@@ -199,6 +199,9 @@ def test_a_variant_diff_names_a_changed_unit_cap_and_integer_key(spec_of, write_
     rows = {row.name: (row.before, row.after) for section in diff(plain, capped).sections for row in section.rows}
     assert rows["unit"] == ("番", "台") and rows["cap"][1] == "10"
     assert rows["context n"][1] == "streak (0..3)"
+    unless = load_spec(str(write_spec('cap 10 "Limit" unless one fan is more\nfan 底 5: true\n', name="unless")))
+    rows = {row.name: (row.before, row.after) for section in diff(capped, unless).sections for row in section.rows}
+    assert rows["cap"] == ("10", "10 (Limit) unless one fan is more")
 
 
 COMBINATIONS_ANYWHERE = """\
