@@ -132,6 +132,17 @@ def test_own_shape_unit_cap_and_integer_keys_by_hand(compile_spec):
                       "total": 1, "reason": "1 台 is below the minimum of 2"}
 
 
+def test_seven_pairs_with_a_flower_laid_aside(compile_spec):
+    compiled, interpreter = compile_spec(NEWER)
+    # 22 5555 99万 22 44 55筒 with 春 laid aside: seven pairs (four of a kind is two), the flower no set.
+    # 對 4 + 花 1 = 5 台 on seat 3's discard: paid 5 by the discarder.
+    case = {"hand": "2255559m224455p", "win": "9m", "melds": ["flower 1f"]}
+    result = compiled.evaluate(case)
+    assert {f["name"]: f["value"] * f["count"] for f in result["fans"]} == {"對": 4, "花": 1}
+    assert result["paid"] == 5 and result["payments"] == [5, 0, 0, -5]
+    assert compiled.waits(case) == ["9m"] == interpreter.waits(case)
+
+
 def test_a_plain_cap_pays_at_most_the_cap(compile_spec):
     compiled, interpreter = compile_spec(PLAIN_CAP)
     # 111 222 333 444万 + 55万: 平 1 + 刻 2 × 4 + 大 9 = 18; 大 alone is more than 5, but a plain cap pays 5.

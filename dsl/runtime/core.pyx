@@ -720,7 +720,8 @@ cdef bint honors_and_knitted(Ctx* c) noexcept:
 
 
 cdef bint seven_pairs(Ctx* c) noexcept:
-    """Seven pairs: no melds, 14 tiles, every count even (four of a kind is two pairs)."""
+    """Seven pairs: no declared sets (tiles laid aside may be), 14 tiles, every count even (four of a kind is
+    two pairs)."""
     cdef int tile, k
     if c.h.n_sets != 0 or c.n_concealed != 14:
         return False
@@ -735,7 +736,7 @@ cdef bint seven_pairs(Ctx* c) noexcept:
 
 
 cdef bint thirteen_orphans(Ctx* c) noexcept:
-    """Thirteen orphans: one of each terminal and honor and a pair of one of them, no melds."""
+    """Thirteen orphans: one of each terminal and honor and a pair of one of them, no declared sets."""
     cdef const int* orphans = c.t.orphans
     cdef int tile, k, pair = -1
     if c.t.n_orphans != 13 or c.h.n_sets != 0 or c.n_concealed != 14:
