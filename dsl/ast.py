@@ -264,10 +264,12 @@ class Unit(Decl):
 
 @dataclass(frozen=True)
 class Cap(Decl):
-    """`cap 320 "滿糊 Limit"`: the most a hand's total pays."""
+    """`cap 320 "滿糊 Limit"`: the most a hand's total pays; with `unless one fan is more`, a hand where one
+    fan alone is worth more than the cap pays its whole total."""
 
     amount: int
     description: str | None
+    unless_more: bool = False
 
 
 @dataclass(frozen=True)

@@ -50,11 +50,13 @@ KNOWN_FIELDS = {
               "next_tile", "red_tiles", "red_copies", "supersede", "score", "previous_tile", "indicator_tile", "wilds",
               "suits", "tilesets", "meld_kinds", "shapes", "context", "options", "definitions", "requirements",
               "minimum", "minimum_excluding", "principles", "preferred", "patterns", "loser_patterns",
-              "exclusive_groups", "settlement", "examples", "rounds", "round_examples"},
+              "exclusive_groups", "settlement", "examples", "rounds", "round_examples", "unit", "unit_english",
+              "cap", "cap_description", "cap_unless_more", "shape_rules"},
     ir.Pattern: {"name", "english", "value", "condition", "excludes", "aliases", "doc", "scope", "order", "span",
                  "late"},
     ir.Settlement: {"bindings", "rules", "span", "pot", "liable", "requirements"},
     ir.Shape: {"name", "chows"},
+    ir.ShapeRule: {"name", "english", "condition", "span"},
     ir.MeldKind: {"name", "english", "shape", "concealed", "opens", "tiles", "span", "tileset", "aside"},
     ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered"},
     ir.Suit: {"code", "name", "english", "numbered", "flowers", "tiles", "span"},
@@ -65,7 +67,7 @@ RUNTIME_LIMITS = {"tiles": 64, "players": 4, "hand_size": 17, "melds": 144, "mel
                   "meld_kinds": 32, "shapes": 6}
 LIMIT = 2 ** 53  # dsl.runtime.core LIMIT: numbers beyond it are answered by the interpreter
 KEY_KINDS = {"flag": "KEY_FLAG", "count": "KEY_COUNT", "seat": "KEY_SEAT", "wind": "KEY_WIND", "tiles": "KEY_TILES",
-             "melds_by_seat": "KEY_OTHER_MELDS", "seats": "KEY_SEATS"}
+             "melds_by_seat": "KEY_OTHER_MELDS", "seats": "KEY_SEATS", "int": "KEY_INT"}
 
 
 class CodegenError(Exception):
@@ -265,10 +267,22 @@ class ContextKey:
     name: str
     kind: str  # KEY_FLAG, ...
     slot: int
+    low: int = 0  # KEY_INT: the range of its values
+    high: int = 0
 
     @property
     def c_name(self) -> str:
         return _c_name("CTX", self.slot, self.name)
+
+
+@dataclass
+class OwnShape:
+    """A spec's own shape (`shape NAME: CONDITION`): its name as a Text, its condition as C."""
+
+    name: str
+    text: str
+    condition: str
+    source: str
 
 
 @dataclass
@@ -321,6 +335,7 @@ class Model:
     context: list[ContextKey] = field(default_factory=list)
     options: list[Option] = field(default_factory=list)
     shapes: list[tuple[str, bool]] = field(default_factory=list)  # (shape, chows)
+    own_shapes: list[OwnShape] = field(default_factory=list)
     requirements: list[Requirement] = field(default_factory=list)
     requirements_read_fans: bool = False
     fans: list[Fan] = field(default_factory=list)
@@ -361,7 +376,7 @@ class Model:
                                "as 64-bit masks")
         self._check_sizes()
         texts = [*SHAPE_NAMES, *WAIT_NAMES, *(s.code for s in spec.suits), "",
-                 *(o.default for o in spec.options if isinstance(o.default, str))]
+                 *(o.default for o in spec.options if isinstance(o.default, str)), *(s.name for s in spec.shape_rules)]
         for value in texts:
             if value not in (v for _, v in self.texts):
                 self.texts.append(("T_NONE" if value == "" else _c_name("T", len(self.texts), value), value))
@@ -394,7 +409,10 @@ class Model:
             if key.kind not in KEY_KINDS:
                 raise CodegenError(f"{spec.path}: context key {key.name!r} is of a kind ({key.kind!r}) the compiled "
                                    "checker does not read")
-            self.context.append(ContextKey(key.name, KEY_KINDS[key.kind], len(self.context)))
+            if key.kind == "int" and not -LIMIT <= key.low <= key.high <= LIMIT:
+                raise CodegenError(f"{spec.path}: the range of context key {key.name!r} is beyond what the compiled "
+                                   "checker holds")
+            self.context.append(ContextKey(key.name, KEY_KINDS[key.kind], len(self.context), key.low, key.high))
         for i, option in enumerate(spec.options):
             kind = type(option.default).__name__
             default = self.text(option.default) if kind == "str" else int(option.default)
@@ -410,6 +428,8 @@ class Model:
     def _check_sizes(self) -> None:
         """The spec fits the sizes of the shared runtime."""
         spec = self.spec
+        if spec.cap is not None and spec.cap > LIMIT:
+            raise CodegenError(f"{spec.path}: a cap of {spec.cap} is beyond what the compiled checker holds")
         sizes = {"players": spec.players, "hand_size": spec.hand_size, "melds": self.max_melds(),
                  "meld_tiles": self.max_meld_tiles_of_spec(), "fans": len(spec.patterns) + len(spec.loser_patterns),
                  "context": len(spec.context), "options": len(spec.options),
@@ -427,6 +447,13 @@ class Model:
     @property
     def max_set_terms(self) -> int:
         return RUNTIME_LIMITS["set_terms"]
+
+    def int_keys(self) -> list[ContextKey]:
+        return [k for k in self.context if k.kind == "KEY_INT"]
+
+    def unit_word(self) -> str:
+        """The spec's unit in a sentence, as the interpreter says it: "fan" for 番 (dsl.docs.unit_word)."""
+        return "fan" if self.spec.unit == "番" else self.spec.unit
 
     def context_slot(self, name: str) -> int:
         return next((k.slot for k in self.context if k.name == name), -1)
@@ -514,7 +541,8 @@ class Model:
                         + [cond for c in self.combining for ms in c.matchers.values() for _, cond, _ in ms]
                         + [amount for r in self.rules for _, amount, _ in r.payments]
                         + [b.expr for b, _ in self.scores] + [self.pot or "", self.liable or ""]
-                        + [r.condition for r in self.settle_requirements])
+                        + [r.condition for r in self.settle_requirements]
+                        + [s.condition for s in self.own_shapes])
         return any(re.search(rf"\b{h}\(", code) for h in helpers)
 
     def indicator_keys(self) -> list[str]:
@@ -554,7 +582,10 @@ class Model:
                                    and abs(u.rank - t.rank) <= 2]) for t in tiles]
 
     def completing(self) -> int:
-        """Tiles that can complete a hand without joining a held tile: orphans, honors, knitted straights."""
+        """Tiles that can complete a hand without joining a held tile: orphans, honors, knitted straights;
+        any tile with a spec's own shape (its condition may hold whatever the tile)."""
+        if self.spec.shape_rules:
+            return self.all_tiles()
         shapes = {shape for shape, _ in self.shapes}
         mask = _mask(self.orphans()) if "thirteen_orphans" in shapes else 0
         if "honors_and_knitted" in shapes:
@@ -581,7 +612,7 @@ class Model:
         spec = self.spec
         exprs = [r.condition for r in spec.requirements] + [b.expr for b in spec.definitions]
         exprs += [e for p in spec.patterns + spec.loser_patterns for e in (p.condition, p.value.expr) if e is not None]
-        exprs += [b.expr for b in spec.score]
+        exprs += [b.expr for b in spec.score] + [s.condition for s in spec.shape_rules]
         if spec.settlement is not None:
             exprs += [b.expr for b in spec.settlement.bindings]
             exprs += [spec.settlement.pot] if spec.settlement.pot is not None else []
@@ -619,6 +650,8 @@ class Model:
             condition = emitter.condition(r.condition, Where("hand"))
             self.requirements.append(Requirement(i, r.name, f"{r.name}: {_source_text(r.condition.span)}", condition,
                                                  f"requirement {r.name}{english} is not met"))
+        for rule in spec.shape_rules:
+            self.own_shapes.append(self._own_shape(emitter, rule))
         self.requirements_read_fans = any(isinstance(e, ir.PatternRef) for r in spec.requirements
                                           for e in ir.walk(r.condition))
         for i, b in enumerate(spec.score):
@@ -628,6 +661,17 @@ class Model:
             emitter.scores[b.name] = self.scores[-1][0].function
         if spec.settlement is not None:
             self._settlement(emitter, spec.settlement)
+
+    def _own_shape(self, emitter: Emitter, rule: ir.ShapeRule) -> OwnShape:
+        """The condition of a spec's own shape, read before any fan of the reading is counted."""
+        for node in ir.walk(rule.condition):
+            if isinstance(node, ir.PatternRef) or (isinstance(node, ir.Var) and node.scope == "late"):
+                raise CodegenError(f"{rule.span}: the compiled checker tests a shape before counting fans; shape "
+                                   f"{rule.name!r} reads one")
+        if _reads_waits(self.spec, rule.condition):
+            raise CodegenError(f"{rule.span}: shape {rule.name!r} reads `waits`, which depends on the shapes")
+        return OwnShape(rule.name, self.text(rule.name), emitter.condition(rule.condition, Where("hand")),
+                        f"{rule.name}: {_source_text(rule.condition.span)}")
 
     def _combining(self, emitter: Emitter) -> None:
         """Combination fans counted together (Evaluator._count_combinations), one group per source."""
@@ -765,7 +809,8 @@ class Model:
         return [r.reason for r in self.requirements]
 
     def no_shape_reason(self) -> str:
-        shapes = ", ".join(s.name.replace("_", " ") for s in self.spec.shapes)
+        names = [s.name.replace("_", " ") for s in self.spec.shapes] + [s.name for s in self.spec.shape_rules]
+        shapes = ", ".join(names)
         return f"the tiles do not form a winning shape ({shapes})"
 
 
@@ -846,7 +891,7 @@ class Emitter:
                 return self._hand_var(e)
             case "context" | "flag":
                 key = self.context_slots[e.name]
-                if key.kind not in ("KEY_FLAG", "KEY_COUNT", "KEY_SEAT"):
+                if key.kind not in ("KEY_FLAG", "KEY_COUNT", "KEY_SEAT", "KEY_INT"):
                     raise CodegenError(f"{e.span}: the compiled checker cannot read {e.name!r} in an expression")
                 return Code(f"c.h.context[{key.c_name}]", "bool" if key.kind == "KEY_FLAG" else "num")
             case "option":
@@ -856,6 +901,8 @@ class Emitter:
             case "settle":
                 if e.name == "total":
                     return Code("c.total", "num")
+                if e.name == "paid":
+                    return Code("paid_amount(c)", "num")
                 if e.name == "loser_total" and where.loser is not None:
                     return Code(f"c.share_total[{where.loser}]", "num")
             case "late" if e.name == "counted_fans":
@@ -1070,7 +1117,7 @@ class Emitter:
 def _check_supported(spec: ir.Spec) -> None:
     """Fail on IR this back end does not know: a new field that is set, a principle, a shape."""
     for obj in [spec, spec.settlement, *spec.patterns, *spec.loser_patterns, *spec.shapes, *spec.meld_kinds,
-                *spec.tiles, *spec.suits]:
+                *spec.tiles, *spec.suits, *spec.shape_rules]:
         if obj is None:
             continue
         known = KNOWN_FIELDS[type(obj)]

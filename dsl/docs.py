@@ -329,8 +329,10 @@ def cap_sentence(spec: ir.Spec) -> str | None:
     if spec.cap is None:
         return None
     named = f" ({spec.cap_description})" if spec.cap_description else ""
-    return (f"A hand pays at most {spec.cap} {unit_word(spec)}{named}: a larger total is paid as {spec.cap}, "
-            "and a result shows both the total and what is paid.")
+    unless = (f", unless one fan alone is worth more than {spec.cap} (then the whole total is paid)"
+              if spec.cap_unless_more else "")
+    return (f"A hand pays at most {spec.cap} {unit_word(spec)}{named}: a larger total is paid as {spec.cap}"
+            f"{unless}, and a result shows both the total and what is paid.")
 
 
 def _pattern_entry(spec: ir.Spec, p: ir.Pattern, prose: Prose,

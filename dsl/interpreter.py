@@ -71,6 +71,7 @@ class Env:
     loser: Loser | None = None
     losers: tuple[Loser, ...] = ()
     total: int = 0  # the winner's fan total, once known
+    largest_fan: int = 0  # what the most valuable counted fan is worth alone (value × count), for `paid`
     counted_fans: int = 0  # fans counted after exclusions, for fans scored last
     shares: dict[int, int] = field(default_factory=dict)  # loser seat -> fans of that loser's share
     bindings: dict[str, ir.Expr] = field(default_factory=dict)
@@ -206,7 +207,7 @@ class Evaluator:
         if expr.scope == "settle":
             if expr.name == "loser_total":
                 return env.shares[env.loser.seat]
-            return env.total if expr.name == "total" else self.spec.paid(env.total)
+            return env.total if expr.name == "total" else self.spec.paid(env.total, env.largest_fan)
         if expr.scope == "binding":
             return self.value(env.bindings[expr.name], env)
         if expr.scope == "late":
@@ -552,7 +553,7 @@ class Interpreter:
                     "reason": f"{counted_total} {unit} is below the minimum of {minimum}"}
         result: dict = {"ok": True, "winning": True, "fans": fans, "total": best.total}
         if self.spec.cap is not None:
-            result["paid"] = _plain(self.spec.paid(best.total))
+            result["paid"] = _plain(self.spec.paid(best.total, best.env.largest_fan))
         result.update((name, _plain(value)) for name, value in best.values.items())
         if self.spec.settlement is not None:
             settled = self._settle(hand, best)
@@ -606,6 +607,7 @@ class Interpreter:
         if limit is not None and any(c.value >= limit for c in fans):
             fans = [c for c in fans if c.value >= limit]
         env.total = sum(c.value * c.count for c in fans)
+        env.largest_fan = max((c.value * c.count for c in fans), default=0)
         env.bindings = env.bindings | {b.name: b.expr for b in self.spec.score}
         values = {b.name: self.evaluator.value(b.expr, env) for b in self.spec.score}
         return Scored(env.decomposition, tuple(fans), env.total, env, values)
@@ -685,6 +687,7 @@ class Interpreter:
         assert settlement is not None
         losers = self._losers(hand)
         env = Env(best.env.facts, best.env.decomposition, best.env.counts, losers=losers, total=best.total,
+                  largest_fan=best.env.largest_fan,
                   bindings=best.env.bindings | {b.name: b.expr for b in settlement.bindings})
         shares = {loser.seat: self._share(env.inside(None, loser)) for loser in losers}
         env.shares.update({seat: total for seat, (_, total) in shares.items()})

@@ -524,11 +524,16 @@ class Spec:
     unit_english: str | None = None
     cap: int | None = None  # the most a hand's total pays (a limit); results add "paid"
     cap_description: str | None = None
+    cap_unless_more: bool = False  # `cap N unless one fan is more`: a fan alone above the cap lifts it
     shape_rules: tuple[ShapeRule, ...] = ()  # the spec's own shapes, wins without sets
 
-    def paid(self, total: int) -> int:
-        """What a hand with this total pays: the total, or the cap when it is more."""
-        return total if self.cap is None else min(total, self.cap)
+    def paid(self, total: int, largest_fan: int = 0) -> int:
+        """What a hand with this total pays: the total, or the cap when it is more. `largest_fan` is what the
+        most valuable counted fan is worth alone (value × count): under `cap N unless one fan is more`, a
+        hand with a fan worth more than N pays its whole total (Zung Jung's listed limits above 320)."""
+        if self.cap is None or (self.cap_unless_more and largest_fan > self.cap):
+            return total
+        return min(total, self.cap)
 
     def tile(self, code: str) -> Tile | None:
         return next((t for t in self.tiles if t.code == code), None)

@@ -358,7 +358,12 @@ class ToAst(Transformer):
         return ast.Unit(self._span(meta), self._name(c[0]), _string(c[1]) if c[1] else None)
 
     def cap(self, meta, c):
-        return ast.Cap(self._span(meta), int(c[0]), _string(c[1]) if c[1] else None)
+        amount, description, unless_more = c
+        return ast.Cap(self._span(meta), int(amount), _string(description) if description else None,
+                       unless_more is not None)
+
+    def unless_more(self, meta, c):
+        return True
 
     def shape_rule(self, meta, c):
         name, english, condition = c

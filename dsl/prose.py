@@ -41,7 +41,7 @@ _CONTEXT_FLAGS = {
     "ippatsu": ("the win comes within one go-around of riichi", "the win does not come within one go-around"),
 }
 _SETTLE_VARS = {"total": "the winner's fan total", "loser_total": "the fans of this loser's share",
-                "paid": "the winner's total as paid (at most the cap)"}
+                "paid": "the winner's total as paid (the cap applied)"}
 _ROUND_END_FLAGS = {"dealer_won": ("the dealer won this hand", "the dealer did not win this hand"),
                     "drawn": ("the hand ended in an exhaustive draw", "the hand did not end in a draw")}
 _ROUND_END_VARS = {"winners": "the number of players who won this hand"}

@@ -604,6 +604,7 @@ class Resolver:
                 raise error("a cap is a positive number", cap.span)
             fields["cap"] = cap.amount
             fields["cap_description"] = cap.description
+            fields["cap_unless_more"] = cap.unless_more
         return fields
 
     def _shapes(self) -> tuple[ir.Shape, ...]:

@@ -38,6 +38,7 @@ class CaseMaker:
 
     def case(self, kind: str) -> dict:
         case = getattr(self, "_" + kind)()
+        self._lay_aside(case)
         self._context(case)
         if kind == "invalid":  # sometimes refused for its context alone, a thing to compare too
             self._break(case)
@@ -198,6 +199,19 @@ class CaseMaker:
             return self._run(tile)
         return [tile.index] * (4 if kind.shape == "kong" else 3)
 
+    def _lay_aside(self, case: dict) -> None:
+        """Single tiles laid aside (flowers) as melds: none, some, or every one of a kind's tiles, so that a
+        spec's own shape asking for all of them (八仙過海) occurs. Specs without such kinds draw nothing."""
+        kinds = [k for k in self.spec.meld_kinds if k.aside and k.shape == "one_of"
+                 and not self.spec.tileset(k.tileset).per_hand]  # type: ignore[arg-type]
+        if not kinds:
+            return
+        kind = self.rng.choice(kinds)
+        tiles = [self.spec.tiles[t].code for t in self.spec.tileset(kind.tileset).tiles]  # type: ignore[arg-type]
+        draw = self.rng.random()
+        laid = tiles if draw < 0.2 else self.rng.sample(tiles, self.rng.randint(1, len(tiles))) if draw < 0.6 else []
+        case["melds"] = list(case.get("melds", [])) + [f"{kind.name} {code}" for code in laid]
+
     # -- context
 
     def _context(self, case: dict) -> None:
@@ -213,6 +227,8 @@ class CaseMaker:
                 case[key.name] = rng.randrange(self.spec.players)
             elif key.kind == "count":
                 case[key.name] = rng.choice([0, 0, 1, 2, 3, 8])
+            elif key.kind == "int":
+                case[key.name] = rng.choice([key.low, key.high, rng.randint(key.low, key.high)])
             elif key.kind == "tiles":
                 most = min(3, INDICATOR_LIMITS.get(key.name, 3))
                 case[key.name] = self._text([rng.choice(self.spec.tiles).index for _ in range(rng.randint(1, most))])
@@ -259,6 +275,10 @@ class CaseMaker:
         counts = [k for k in self.spec.context if k.kind == "count"]
         if counts:
             breakers.append(lambda: case.update({counts[0].name: rng.choice([-1, "2", 1.5])}))
+        ints = [k for k in self.spec.context if k.kind == "int"]
+        if ints:  # out of its range, or not a whole number
+            breakers.append(lambda: case.update({ints[0].name: rng.choice([ints[0].low - 1, ints[0].high + 1, True,
+                                                                            "1", 2.5])}))
         others = [k for k in self.spec.context if k.kind == "melds_by_seat"]
         if others:
             breakers.append(lambda: case.update({others[0].name: rng.choice([{"9": []}, {"x": []}, ["pung 111m"],

@@ -127,7 +127,8 @@ def rule_facts(spec: ir.Spec) -> dict[str, dict[str, str]]:
             "supersede from": ABSENT if spec.supersede is None else str(spec.supersede),
             "unit": spec.unit,
             "cap": ABSENT if spec.cap is None else f"{spec.cap}" + (f" ({spec.cap_description})"
-                                                                    if spec.cap_description else ""),
+                                                                    if spec.cap_description else "")
+            + (" unless one fan is more" if spec.cap_unless_more else ""),
         },
         "Tiles 牌": {
             **{f"suit {s.code}": suit_text(spec, s) for s in spec.suits},

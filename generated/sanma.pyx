@@ -1877,10 +1877,18 @@ cdef void link(Tables* t) noexcept:
     t.unmet_settle_requirement = NULL
     t.pay = pay
     t.pot = pot
+    t.has_cap = False
+    t.cap = 0
+    t.cap_unless_more = False
+    t.context_low = NULL
+    t.context_high = NULL
+    t.n_own_shapes = 0
+    t.own_shape_text = NULL
+    t.own_shape = NULL
 
 
 link(&(<Checker>CHECKER).t)
-CHECKER.link()
+CHECKER.link('fan')
 
 evaluate = CHECKER.evaluate
 evaluate_many = CHECKER.evaluate_many

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import codegen
 from dsl.interpreter import Interpreter
 from dsl.rounds import RoundSettler
 from dsl.source import SpecError
@@ -57,11 +56,6 @@ def test_an_empty_range_and_a_builtin_name_are_spec_errors(spec_of):
         spec_of('context n int 5..2 "backwards"\nfan a 1: n > 0\n')
     with pytest.raises(SpecError, match="built-in context key"):
         spec_of('context honba int 0..9 "a built-in name"\nfan a 1: true\n')
-
-
-def test_the_compiled_checker_declines_an_integer_key_by_name(spec_of):
-    with pytest.raises(codegen.CodegenError, match="連莊"):
-        codegen.generate(spec_of(STREAK))
 
 
 # ---------------------------------------------------------------- next hand sets

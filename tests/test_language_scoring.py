@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from dsl import codegen, docs
+from dsl import docs
 from dsl.cli import main
 from dsl.interpreter import Interpreter
 from dsl.resolve import load_spec
@@ -97,6 +97,54 @@ def test_the_unit_names_the_minimum_and_has_a_usual_english(spec_of):
         spec_of("cap 0\nfan 底 5: true\n")
 
 
+# Zung Jung's limit: a plain sum pays at most the cap, but one fan worth more than the cap on its own is
+# paid at its value (a listed limit of 480 is paid 480, not 320).
+CAP_UNLESS = """
+    cap 10 "Limit" unless one fan is more
+    fan 大 "Big" 12: self_drawn
+    fan 底 "Base" 5: true
+    fan 順 "Chows" 3 each: count(chows) if kong_replacement else 0
+    fan 滿 "Full" 10: kong_replacement
+    settle:
+        self_drawn: each loser pays paid
+        discard: discarder pays paid
+"""
+
+
+def test_a_cap_unless_one_fan_is_more_pays_such_a_hand_its_whole_total(spec_of):
+    checker = Interpreter(spec_of(CAP_UNLESS))
+    # Self-drawn: 大 12 + 底 5 = 17; 大 alone (12) is more than the cap of 10: all 17 paid, by each other.
+    result = checker.evaluate(TWIN_CHOWS | {"self_drawn": True})
+    assert result["total"] == 17 and result["paid"] == 17 and result["payments"] == [51, -17, -17, -17]
+    # On a discard: 底 5 only, under the cap: paid 5.
+    result = checker.evaluate(TWIN_CHOWS)
+    assert result["total"] == 5 and result["paid"] == 5 and result["payments"] == [5, 0, 0, -5]
+
+
+def test_a_fan_counted_several_times_is_worth_its_value_times_its_count(spec_of):
+    checker = Interpreter(spec_of(CAP_UNLESS))
+    # Won on a kong's replacement tile (a kong declared), not self-drawn: 底 5 + 滿 10 + 順 3 × 3 chows
+    # (123m 123p 456p) = 24; 順 alone is 9 and 滿 is 10, neither more than the cap: paid 10.
+    case = {"hand": "123m123p456p7z", "melds": ["kong 9999m"], "win": "7z", "kong_replacement": True}
+    result = checker.evaluate(case)
+    assert result["total"] == 24 and result["paid"] == 10
+    # Four chows (123m 123m 123p 456p): 順 alone is 3 × 4 = 12 > 10, so the whole 5 + 10 + 12 = 27 is paid.
+    four = {"hand": "123m123m123p456p7z", "win": "7z"}
+    result = Interpreter(spec_of(CAP_UNLESS.replace("kong_replacement", "not self_drawn"))).evaluate(four)
+    assert result["total"] == 27 and result["paid"] == 27
+
+
+def test_the_cap_unless_reads_in_the_book_and_in_the_source(spec_of):
+    spec = spec_of(CAP_UNLESS)
+    assert spec.cap == 10 and spec.cap_unless_more
+    assert docs.book(spec).cap == ("A hand pays at most 10 fan (Limit): a larger total is paid as 10, unless one "
+                                   "fan alone is worth more than 10 (then the whole total is paid), and a result "
+                                   "shows both the total and what is paid.")
+    assert not spec_of(CAPPED).cap_unless_more
+    with pytest.raises(SpecError):
+        spec_of('cap 10 unless one fan\nfan 底 5: true\n')
+
+
 def test_the_book_states_the_cap_in_a_sentence_and_shows_the_paid_amount(spec_of, tmp_path):
     spec = spec_of(CAPPED + """
     example "Self-drawn over the cap":
@@ -118,17 +166,11 @@ def test_the_book_states_the_cap_in_a_sentence_and_shows_the_paid_amount(spec_of
 
 def test_mjdsl_score_shows_the_unit_and_the_paid_amount(write_spec, capsys):
     path = write_spec(CAPPED)
-    with pytest.warns(UserWarning, match="using the interpreter.*Spec.unit"):  # no compiled support yet
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the compiled checker answers: no fallback to the interpreter
         code = main(["score", str(path), "123m 123m", "123p", "456p", "7z", "--win", "7z", "--self-drawn"])
     out = capsys.readouterr().out
     assert code == 0 and "total\t13 台" in out and "paid\t10 台 (the cap is 10)" in out
-
-
-def test_the_compiled_checker_declines_a_unit_or_a_cap_by_name(spec_of):
-    with pytest.raises(codegen.CodegenError, match="unit"):
-        codegen.generate(spec_of('unit 台 "tai"\nfan 底 5: true\n'))
-    with pytest.raises(codegen.CodegenError, match="cap"):
-        codegen.generate(spec_of("cap 10\nfan 底 5: true\n"))
 
 
 # ---------------------------------------------------------------- traditional characters
@@ -157,6 +199,9 @@ def test_a_variant_diff_names_a_changed_unit_cap_and_integer_key(spec_of, write_
     rows = {row.name: (row.before, row.after) for section in diff(plain, capped).sections for row in section.rows}
     assert rows["unit"] == ("番", "台") and rows["cap"][1] == "10"
     assert rows["context n"][1] == "streak (0..3)"
+    unless = load_spec(str(write_spec('cap 10 "Limit" unless one fan is more\nfan 底 5: true\n', name="unless")))
+    rows = {row.name: (row.before, row.after) for section in diff(capped, unless).sections for row in section.rows}
+    assert rows["cap"] == ("10", "10 (Limit) unless one fan is more")
 
 
 COMBINATIONS_ANYWHERE = """\

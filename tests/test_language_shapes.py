@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import codegen, docs
+from dsl import docs
 from dsl.interpreter import Interpreter
 from dsl.resolve import load_spec
 from dsl.source import SpecError
@@ -91,6 +91,3 @@ def test_the_book_lists_the_shape_with_its_condition(flowery, tmp_path):
     assert "| 四花齊 Four Flowers |" in markdown
 
 
-def test_the_compiled_checker_declines_a_spec_s_own_shape(flowery):
-    with pytest.raises(codegen.CodegenError, match="shape_rules"):
-        codegen.generate(flowery())

@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 import dsl
 from dsl import codegen, ir
 from dsl.build import stale_files
+from dsl.case import read_case
 from dsl.checkers import checker_for
 from dsl.interpreter import Interpreter
+from dsl.notation import HandError
 from dsl.paths import GENERATED_DIR, bundled_specs
 from dsl.resolve import load_spec
 from dsl.samples import random_cases
@@ -54,6 +56,26 @@ def test_random_cases_score_as_the_interpreter(pair):
     assert not differ, f"{len(differ)} of {HANDS} differ, first: {differ[0]}"
     outcomes = {json.loads(answer(interpreter.evaluate, c)).get("winning") for c in cases[:500]}
     assert outcomes == {True, False, None}, "the cases should hold wins, non-wins and errors"
+
+
+def test_random_cases_reach_integer_keys_and_own_shapes(pair):
+    """The random cases the parity tests compare give every integer key both ends of its range, and
+    reach each of the spec's own shapes (a spec without them passes trivially)."""
+    _, interpreter = pair
+    spec = interpreter.spec
+    cases = random_cases(spec, 2000, seed=4)
+    for key in (k for k in spec.context if k.kind == "int"):
+        given = {case.get(key.name) for case in cases}
+        assert {key.low, key.high} <= given, key.name
+    reached: set[str] = set()
+    for case in cases:
+        try:
+            hand = read_case(spec, case)
+        except HandError:
+            continue
+        if hand.win is not None:
+            reached |= {d.shape for d in interpreter._own_shapes(interpreter._facts(hand))}
+    assert reached == {rule.name for rule in spec.shape_rules}
 
 
 def test_batch_entry_point_matches_single_calls(pair):

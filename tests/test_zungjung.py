@@ -108,6 +108,6 @@ def expected_payments(case: dict, worth: int) -> list[int]:
 
 def test_winner_collects_three_times_the_value(wins):
     for case, result in wins:
-        assert result["points"] == value(result), (case, result)
+        assert result["paid"] == value(result), (case, result)
         assert result["payments"] == expected_payments(case, value(result)), (case, result)
         assert sum(result["payments"]) == 0

@@ -93,6 +93,7 @@ cdef enum KeyKind:
     KEY_TILES = 8
     KEY_OTHER_MELDS = 9
     KEY_SEATS = 10
+    KEY_INT = 11  # a spec's own whole number in a range (context NAME int LOW..HIGH)
 
 cdef enum OptionKind:
     OPTION_BOOL = 0
@@ -194,6 +195,7 @@ ctypedef long long (*HandValue)(Ctx* c) noexcept
 ctypedef void (*LoserShare)(Ctx* c, int loser, long long* n, long long* v) noexcept
 ctypedef bint (*Payments)(Ctx* c) noexcept
 ctypedef int (*FanOf)(Ctx* c, const Group** combo, int k) noexcept
+ctypedef bint (*ShapeHolds)(Ctx* c, int shape) noexcept
 
 cdef struct Tables:
     # One spec's tables and functions, filled by its checker module.
@@ -298,6 +300,17 @@ cdef struct Tables:
     FirstUnmet unmet_settle_requirement  # NULL without settlement requirements
     Payments pay
     HandValue pot  # NULL without a pot
+    # the cap on what a hand pays (`cap N`, `cap N unless one fan is more`)
+    bint has_cap
+    long long cap
+    bint cap_unless_more
+    # integer context keys: per context slot, the range of values (a case that leaves one out has the low end)
+    const long long* context_low
+    const long long* context_high
+    # a spec's own shapes (`shape NAME: CONDITION`), tried after the built-in ones
+    int n_own_shapes
+    const int* own_shape_text  # Text of each shape's name
+    ShapeHolds own_shape  # whether own shape k's condition holds for the reading in c.d; NULL without
 
 cdef struct Ctx:
     # Everything known while one hand is scored with one winning tile.
@@ -400,6 +413,7 @@ cdef class Checker:
     cdef int slot_flowers
     cdef int flower_limit
     cdef int indicator_limit[MAX_INDICATOR_KEYS]
+    cdef str unit_word  # what a total counts, in a sentence ("fan" for 番)
 
     cdef object score_hand(self, const Hand* h)
     cdef object evaluate_one(self, object case)
@@ -511,6 +525,19 @@ cdef inline void transfer(Ctx* c, int loser, long long amount) noexcept:
     """The loser pays the winner."""
     c.payments[c.losers[loser].seat] = minus(c, c.payments[c.losers[loser].seat], amount)
     c.payments[c.h.seat] = plus(c, c.payments[c.h.seat], amount)
+
+
+cdef inline long long paid_amount(Ctx* c) noexcept:
+    """`paid` (ir.Spec.paid): the total, at most the cap; under `unless one fan is more`, the whole total when
+    one counted hand fan alone (value × count) is worth more than the cap."""
+    cdef int i
+    if not c.t.has_cap:
+        return c.total
+    if c.t.cap_unless_more:
+        for i in range(c.t.hand_fans):
+            if c.cnt[i] > 0 and times(c, c.v[i], c.cnt[i]) > c.t.cap:
+                return c.total
+    return c.total if c.total < c.t.cap else c.t.cap
 
 
 cdef long long power(Ctx* c, long long base, long long exponent) noexcept

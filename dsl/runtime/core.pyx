@@ -117,6 +117,8 @@ cdef void clear(const Tables* t, Hand* h) noexcept:
     for k in range(t.n_context):
         if t.no_seat[k]:
             h.context[k] = -1  # no seat
+        elif t.context_low != NULL:
+            h.context[k] = t.context_low[k]  # an integer key left out is the low end of its range
 
 
 cdef int parse(const Tables* t, str text, bint flowers, int* out, int limit, int* reds) except -2:
@@ -312,6 +314,10 @@ cdef bint read_context(const Tables* t, int key, object value, Hand* h) except -
             h.round_wind = WINDS[value]
     elif kind == KEY_TILES:
         return type(value) is str and read_indicators(t, value, key, h)
+    elif kind == KEY_INT:  # out of range: dsl.case.read_case says so
+        if type(value) is not int or not t.context_low[slot] <= value <= t.context_high[slot]:
+            return False
+        h.context[slot] = value
     else:
         return False
     return True
@@ -500,6 +506,33 @@ cdef void search(Ctx* c) noexcept:
             stop = loose(c)
         if stop:
             return
+    if t.n_own_shapes > 0:
+        own_shapes(c)
+
+
+cdef bint own_shapes(Ctx* c) noexcept:
+    """A spec's own shapes (Interpreter._own_shapes): the declared melds, then every concealed tile a single in
+    tile order, the first copy of the winning tile holding it; a decomposition for each shape whose condition
+    holds. True stops the search."""
+    cdef const Tables* t = c.t
+    cdef int tile, j, k, n = c.n_declared
+    cdef bint win_placed = False
+    for tile in range(t.n_tiles):
+        for j in range(c.counts[tile]):
+            hand_group(t, &c.d.groups[n], SINGLE, tile, 0)
+            if tile == c.win and not win_placed:
+                c.d.groups[n].with_win = True
+                win_placed = True
+            n += 1
+    c.d.n_groups = n
+    c.d.wait = t.text_none  # no group completes a wait
+    for k in range(t.n_own_shapes):
+        c.d.shape = t.own_shape_text[k]
+        if t.extended:
+            read_tiles(c)
+        if t.own_shape(c, k) and visit(c):
+            return True
+    return False
 
 
 cdef inline void push(Ctx* c, int kind, int tile, int mask) noexcept:
@@ -647,7 +680,7 @@ cdef bint knitted_straight(Ctx* c, bint chows) noexcept:
     straights in order and the readings as found."""
     cdef const Tables* t = c.t
     cdef int number, tile
-    if c.h.n_melds > 1:
+    if c.h.n_sets > 1:
         return False
     for number in range(t.n_knitted):
         if t.knitted[number] & ~c.concealed_tiles:
@@ -659,7 +692,7 @@ cdef bint knitted_straight(Ctx* c, bint chows) noexcept:
         c.n_stack = 0
         push(c, KNITTED, number, 0)
         c.stack_base = 1
-        if sets_and_pair(c, NULL, 0, 1 - c.h.n_melds, False, chows):
+        if sets_and_pair(c, NULL, 0, 1 - c.h.n_sets, False, chows):
             return True
     return False
 
@@ -669,7 +702,7 @@ cdef bint honors_and_knitted(Ctx* c) noexcept:
     cdef const Tables* t = c.t
     cdef int tile, number
     cdef unsigned long long numbered = c.concealed_tiles & t.numbered, honors = c.concealed_tiles & ~t.numbered
-    if c.h.n_melds != 0 or c.n_concealed != 14 or popcount(c.concealed_tiles) != 14 or honors == 0:
+    if c.h.n_sets != 0 or c.n_concealed != 14 or popcount(c.concealed_tiles) != 14 or honors == 0:
         return False  # fourteen tiles, all different
     for number in range(t.n_knitted):
         if (numbered & ~t.knitted[number]) == 0:
@@ -687,9 +720,10 @@ cdef bint honors_and_knitted(Ctx* c) noexcept:
 
 
 cdef bint seven_pairs(Ctx* c) noexcept:
-    """Seven pairs: no melds, 14 tiles, every count even (four of a kind is two pairs)."""
+    """Seven pairs: no declared sets (tiles laid aside may be), 14 tiles, every count even (four of a kind is
+    two pairs)."""
     cdef int tile, k
-    if c.h.n_melds != 0 or c.n_concealed != 14:
+    if c.h.n_sets != 0 or c.n_concealed != 14:
         return False
     for tile in range(c.t.n_tiles):
         if c.counts[tile] % 2:
@@ -702,10 +736,10 @@ cdef bint seven_pairs(Ctx* c) noexcept:
 
 
 cdef bint thirteen_orphans(Ctx* c) noexcept:
-    """Thirteen orphans: one of each terminal and honor and a pair of one of them, no melds."""
+    """Thirteen orphans: one of each terminal and honor and a pair of one of them, no declared sets."""
     cdef const int* orphans = c.t.orphans
     cdef int tile, k, pair = -1
-    if c.t.n_orphans != 13 or c.h.n_melds != 0 or c.n_concealed != 14:
+    if c.t.n_orphans != 13 or c.h.n_sets != 0 or c.n_concealed != 14:
         return False
     for k in range(13):
         tile = orphans[k]
@@ -1590,11 +1624,12 @@ cdef class Checker:
         key = self.keys.get(name)
         return -1 if key is None else self.t.key_slot[key]
 
-    def link(self):
+    def link(self, str unit_word="fan"):
         """Called by the checker module once it has filled the tables."""
         from dsl.case import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS, RARE_FLAGS
 
         cdef int k
+        self.unit_word = unit_word
         self.n_rare = 0
         for name in RARE_FLAGS:
             if self.context_slot(name) >= 0:
@@ -1635,7 +1670,7 @@ cdef class Checker:
             slot = t.key_slot[key]
             if t.key_kind[key] == KEY_FLAG:
                 h.context[slot] = bool(value)
-            elif t.key_kind[key] in (KEY_COUNT, KEY_SEAT):
+            elif t.key_kind[key] in (KEY_COUNT, KEY_SEAT, KEY_INT):
                 if not -LIMIT <= value <= LIMIT:
                     return False
                 h.context[slot] = value
@@ -1738,8 +1773,10 @@ cdef class Checker:
         minimum = self.minimum(h)
         if counted < minimum:
             return {"ok": True, "winning": False, "fans": fans, "total": c.total,
-                    "reason": f"{counted} fan is below the minimum of {minimum}"}
+                    "reason": f"{counted} {self.unit_word} is below the minimum of {minimum}"}
         result = {"ok": True, "winning": True, "fans": fans, "total": c.total}
+        if self.t.has_cap:
+            result["paid"] = paid_amount(&c)
         for k in range(self.t.n_scores):
             result[self.score_names[k]] = self.score_value(k, c.best_scores[k])
         if not self.t.has_settlement:

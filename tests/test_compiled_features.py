@@ -1,0 +1,168 @@
+"""The compiled checkers on a spec's unit, cap (and `unless one fan is more`), `paid`, integer context keys
+and own shapes: the same answers as the interpreter, worked out by hand for a few cases and compared on
+random ones."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import warnings
+
+import pytest
+
+import dsl
+from dsl import codegen
+from dsl.interpreter import Interpreter
+from dsl.resolve import load_spec
+from dsl.samples import random_cases
+
+NEWER = """\
+variant newer "新" "Newer features"
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    suit p 筒 "Dots" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+    flowers f 花 "Flowers" ×1: 春 "Spring", 夏 "Summer", 秋 "Autumn", 冬 "Winter"
+meld flower "Flower" = one of 花
+melds chow, pung, kong
+shapes standard, seven_pairs
+context self_drawn, seat_wind, seat, dealer, discarder
+context 連莊 int 0..5 "the dealer's wins in a row"
+context 底台 int 2..4 "the base"
+unit 台 "tai"
+cap 12 "滿台 Limit" unless one fan is more
+minimum 2
+shape 四花齊 "Four Flowers": count(groups, 花) == 4
+fan 四花齊 "Four Flowers" 16: shape == 四花齊
+fan 平 "Plain" 1: shape == standard
+fan 對 "Pairs" 4: shape == seven_pairs
+fan 花 "Flower" 1 each: count(groups, 花)
+fan 自摸 "Self-drawn" 1: self_drawn
+fan 清 "One suit" 8: suits == 1 and all(tiles, numbered)
+fan 莊 "Streak" (2 * 連莊 + 底台): 連莊 > 0
+fan 刻 "Pungs" 3 each: count(pungs)
+score:
+    let shown = paid * 10 + total
+settle:
+    self_drawn: each loser pays paid
+    discard: discarder pays paid + 連莊
+"""
+
+PLAIN_CAP = """\
+variant plaincap "封顶" "A plain cap"
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+melds chow, pung
+context self_drawn
+cap 5
+fan 平 "Plain" 1: shape == standard
+fan 刻 "Pungs" 2 each: count(pungs)
+fan 大 "Big" 9: count(pungs) == 4
+settle:
+    self_drawn: each loser pays paid
+    discard: discarder pays paid
+"""
+
+FLOWERS = ["flower 1f", "flower 2f", "flower 3f", "flower 4f"]
+
+
+def answer(function, case) -> str:
+    try:
+        return json.dumps(function(case), ensure_ascii=False)
+    except Exception as exc:  # noqa: BLE001 - the exception itself is what is compared
+        return f"raises {type(exc).__name__}: {exc}"
+
+
+@pytest.fixture(scope="module")
+def compile_spec(tmp_path_factory):
+    """(compiled checker, interpreter) of a spec text, compiled into a cache of this module's own."""
+    folder = tmp_path_factory.mktemp("features")
+    made: dict[str, tuple] = {}
+
+    def make(text: str):
+        if text not in made:
+            path = folder / f"{text.split()[1]}.mj"
+            path.write_text(textwrap.dedent(text), encoding="utf-8")
+            with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings():
+                patch.setenv("MJDSL_CACHE", str(folder / "cache"))
+                warnings.simplefilter("error")  # a fallback to the interpreter is a failure here
+                compiled = dsl.load(str(path))
+            assert not isinstance(compiled, Interpreter)
+            made[text] = (compiled, Interpreter(load_spec(str(path))))
+        return made[text]
+
+    return make
+
+
+def test_zungjung_s_cap_reaches_its_checker():
+    code = codegen.generate(load_spec("zungjung"))
+    assert "t.has_cap = True" in code and "t.cap = 320" in code and "t.cap_unless_more = True" in code
+
+
+def test_own_shape_unit_cap_and_integer_keys_by_hand(compile_spec):
+    compiled, interpreter = compile_spec(NEWER)
+    # Four flowers and any 13 tiles, self-drawn by the dealer (seat 0): 四花齊 16 + 花 1 × 4 + 自摸 1 = 21;
+    # 四花齊 alone (16) is more than the cap of 12: the whole 21 is paid, by each of the three others.
+    case = {"hand": "1m3m5m7m9m1p3p5p7p9p1z2z3z", "win": "4z", "self_drawn": True, "melds": FLOWERS}
+    result = compiled.evaluate(case)
+    fans = {f["name"]: f["value"] * f["count"] for f in result["fans"]}
+    assert fans == {"四花齊": 16, "花": 4, "自摸": 1} and result["total"] == 21 and result["paid"] == 21
+    assert result["shown"] == 21 * 10 + 21 and result["payments"] == [63, -21, -21, -21]
+    # 123 456 789万 111万 + 99万 wait: a pung of 1万, all 万. On seat 3's discard (the seat before the
+    # winner, seat 0): 平 1 + 清 8 + 刻 3 + 莊 (2 × 5 + 4 = 14) = 26. 莊 alone, 14, is more than 12: paid 26,
+    # the discarder adds 連莊 5.
+    hand = {"hand": "111m123m456m789m9m", "win": "9m", "連莊": 5, "底台": 4}
+    result = compiled.evaluate(hand)
+    fans = {f["name"]: f["value"] * f["count"] for f in result["fans"]}
+    assert fans == {"平": 1, "清": 8, "刻": 3, "莊": 14} and result["paid"] == 26
+    assert result["payments"] == [31, 0, 0, -31]
+    # 連莊 1, 底台 left out (its low end, 2): 莊 is 2 × 1 + 2 = 4; total 1 + 8 + 3 + 4 = 16, no fan above 12:
+    # paid 12, and 12 + 1 from the discarder.
+    result = compiled.evaluate({"hand": hand["hand"], "win": "9m", "連莊": 1})
+    assert result["total"] == 16 and result["paid"] == 12 and result["payments"] == [13, 0, 0, -13]
+    # Out of range: the same error as the interpreter's, naming the key.
+    for value in (6, -1, True, "2"):
+        error = compiled.evaluate(hand | {"連莊": value})
+        assert error["ok"] is False and "'連莊'" in error["error"] and "0 to 5" in error["error"]
+        assert error == interpreter.evaluate(hand | {"連莊": value})
+    # 123 456 789万 123筒 + 白 pair: 平 1 alone, below the minimum of 2; the reason names the unit.
+    result = compiled.evaluate({"hand": "123m456m789m123p5z", "win": "5z"})
+    assert result == {"ok": True, "winning": False, "fans": [{"name": "平", "en": "Plain", "value": 1, "count": 1}],
+                      "total": 1, "reason": "1 台 is below the minimum of 2"}
+
+
+def test_seven_pairs_with_a_flower_laid_aside(compile_spec):
+    compiled, interpreter = compile_spec(NEWER)
+    # 22 5555 99万 22 44 55筒 with 春 laid aside: seven pairs (four of a kind is two), the flower no set.
+    # 對 4 + 花 1 = 5 台 on seat 3's discard: paid 5 by the discarder.
+    case = {"hand": "2255559m224455p", "win": "9m", "melds": ["flower 1f"]}
+    result = compiled.evaluate(case)
+    assert {f["name"]: f["value"] * f["count"] for f in result["fans"]} == {"對": 4, "花": 1}
+    assert result["paid"] == 5 and result["payments"] == [5, 0, 0, -5]
+    assert compiled.waits(case) == ["9m"] == interpreter.waits(case)
+
+
+def test_a_plain_cap_pays_at_most_the_cap(compile_spec):
+    compiled, interpreter = compile_spec(PLAIN_CAP)
+    # 111 222 333 444万 + 55万: 平 1 + 刻 2 × 4 + 大 9 = 18; 大 alone is more than 5, but a plain cap pays 5.
+    result = compiled.evaluate({"hand": "1112223334445m", "win": "5m", "self_drawn": True})
+    assert result["total"] == 18 and result["paid"] == 5 and result["payments"] == [15, -5, -5, -5]
+    # 123 456 789万 123万 + 東 pair: 平 1, under the cap: paid 1.
+    result = compiled.evaluate({"hand": "123m456m789m123m1z", "win": "1z"})
+    assert result["total"] == 1 and result["paid"] == 1
+    for case in random_cases(interpreter.spec, 1000, seed=11):
+        assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case), case
+
+
+def test_random_cases_match_the_interpreter(compile_spec):
+    compiled, interpreter = compile_spec(NEWER)
+    cases = random_cases(interpreter.spec, 3000, seed=12)
+    shapes = 0
+    for case in cases:
+        expected = answer(interpreter.evaluate, case)
+        assert answer(compiled.evaluate, case) == expected, case
+        shapes += "四花齊" in expected
+    assert shapes > 10, "the random cases should reach the spec's own shape"
+    for case in cases[:300]:
+        assert answer(compiled.waits, case) == answer(interpreter.waits, case), case
