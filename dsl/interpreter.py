@@ -18,6 +18,16 @@ from .decompose import Decomposition, Group, declared_group, decompositions, rea
 from .notation import HandError, parse_tiles
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
+SEAT_KEYS = ("seat", "dealer", "discarder")  # read as the case resolves them, defaults included
+
+
+def _seat_of(hand: Hand, name: str) -> int:
+    """The winner's seat, the dealer or the discarder as settlement sees them: a key the case leaves out
+    takes its default (the seat from seat_wind, the discarder the seat before the winner), not 0;
+    on a self-draw there is no discarder (-1)."""
+    if name == "discarder":
+        return -1 if hand.discarder is None else hand.discarder
+    return hand.seat if name == "seat" else hand.dealer
 
 
 class EvaluationError(Exception):
@@ -193,6 +203,8 @@ class Evaluator:
         if expr.scope == "hand":
             return self._hand_var(expr.name, env)
         if expr.scope in ("context", "flag"):
+            if expr.name in SEAT_KEYS:
+                return _seat_of(facts.hand, expr.name)
             return facts.hand.context.get(expr.name, self._default(expr.name))
         if expr.scope == "option":
             return facts.hand.options[expr.name]
