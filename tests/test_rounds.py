@@ -137,6 +137,7 @@ def test_winners_are_not_listed_at_the_draw(sichuan):
     ({"events": [{"kong": "chow", "seat": 1}]}, "unknown meld kind 'chow'"),
     ({"events": [{"kong": ["kong"], "seat": 1}]}, "unknown meld kind ['kong']"),
     ({"events": [], "context": {"seat": 1}}, "the events say seat"),
+    ({"events": [], "context": {"seat_wind": "S"}}, "the events say seat"),  # each player has its own
     ({"events": [win(1, PING_HU, 0, out=[2])]}, "'out' is not given in a round"),
     ({"events": [{"kong": "concealed_kong", "seat": 1, "tiles": "7777m"}, win(1, PING_HU)]},
      "seat 1 made a concealed_kong 7777m in this hand, but its melds here do not show it"),
@@ -199,6 +200,22 @@ def test_follow_dealer_is_carried_to_the_next_hand():
     # 和单张 1 alone; with 跟庄 +1 every share doubles: seat 2 pays 4 + 2 + 4 = 10, then 20
     assert plain["payments"] == [0, 0, -10, 10] and carried["payments"] == [0, 0, -20, 20]
     assert {f["name"] for f in carried["events"][0]["fans"]} == {"和单张", "跟庄"}
+
+
+# Zung Jung 3.1 Value Honor: 10 for a pung of the player's own seat wind, nothing for another wind.
+WEST_PUNG = {"hand": "333z123m456p789s5s", "win": "5s"}  # 西 pung concealed: 門前清 5, + 番牌 10 when seated 西
+
+
+@pytest.mark.parametrize(("dealer", "more", "fans"), [
+    (0, {}, {"番牌": 10, "門前清": 5}),  # seat 2, two seats after the dealer: 西
+    (1, {}, {"門前清": 5}),  # seat 2 is 南 when seat 1 deals
+    (0, {"seat_wind": "N"}, {"門前清": 5}),  # a seat wind the case gives is kept
+])
+def test_a_winner_in_a_round_has_the_seat_wind_of_its_seat(dealer, more, fans):
+    spec = load_spec("zungjung")
+    result = settle(RoundSettler(spec, Interpreter(spec)), win(2, WEST_PUNG, (dealer + 3) % 4, **more),
+                    dealer=dealer)
+    assert {f["name"]: f["value"] * f["count"] for f in result["events"][0]["fans"]} == fans
 
 
 def test_a_declaration_sets_its_flag_on_later_wins():
