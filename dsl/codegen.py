@@ -1085,6 +1085,10 @@ def _check_supported(spec: ir.Spec) -> None:
     if unknown:
         raise CodegenError(f"{spec.path}: the compiled checker does not implement the accounting principles "
                            + ", ".join(unknown) + " yet")
+    if spec.shape_rules and any(k.aside for k in spec.meld_kinds) and spec.flower_tiles():
+        # dsl.case: under a spec's own shape a flower may be the winning tile, laid aside (七搶一)
+        raise CodegenError(f"{spec.path}: the compiled checker does not read a flower as the winning tile "
+                           "(八仙過海, 七搶一: a spec's own shape and flowers laid aside) yet")
 
 
 def _reads_waits(spec: ir.Spec, expr: ir.Expr | None, seen: frozenset[str] = frozenset()) -> bool:

@@ -12,7 +12,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from . import ir
-from .case import Hand, read_case
+from .case import Hand, Meld, read_case
 from .combinations import combination_counts
 from .decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
 from .notation import HandError, parse_tiles
@@ -54,7 +54,7 @@ class HandFacts:
         counts = [0] * len(spec.tiles)
         for t in hand.concealed:
             counts[t] += 1
-        if hand.win is not None:
+        if hand.win is not None and hand.win_aside is None:  # a winning flower is laid aside, not held
             counts[hand.win] += 1
         tiles = [i for i, n in enumerate(counts) for _ in range(n)] + [t for m in hand.melds if not m.kind.aside
                                                                         for t in m.tiles]
@@ -629,7 +629,7 @@ class Interpreter:
         for tile in self.spec.tiles:
             if tile.index in self.flowers or (held[tile.index] >= tile.copies and not any_copy):
                 continue
-            if self._completes(replace(hand, win=tile.index)):
+            if self._completes(replace(hand, win=tile.index, win_aside=None)):
                 waits.append(tile.index)
         return waits
 
@@ -644,6 +644,8 @@ class Interpreter:
     def _readings(self, facts: HandFacts) -> list[Decomposition]:
         """Every reading of the hand: the declared shapes' decompositions, then the spec's own shapes that hold."""
         hand = facts.hand
+        if hand.win_aside is not None:  # a winning flower completes no set: only the spec's own shapes
+            return self._own_shapes(facts)
         found = decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn, hand.wild)
         return found + self._own_shapes(facts)
 
@@ -654,8 +656,13 @@ class Interpreter:
             return []
         hand = facts.hand
         groups = [declared_group(m) for m in hand.melds]
-        win_placed = False
-        for tile in sorted(hand.concealed + ((hand.win,) if hand.win is not None else ())):
+        held = hand.concealed
+        if hand.win_aside is not None:
+            groups.append(replace(declared_group(Meld(hand.win_aside, (hand.win,))), declared=False, with_win=True))
+        elif hand.win is not None:
+            held += (hand.win,)
+        win_placed = hand.win_aside is not None
+        for tile in sorted(held):
             with_win = tile == hand.win and not win_placed
             win_placed = win_placed or with_win
             groups.append(Group("single", (tile,), declared=False, concealed=True, opens=False, with_win=with_win))
