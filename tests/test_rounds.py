@@ -425,3 +425,43 @@ def test_settle_command_shows_a_round_file(capsys, tmp_path):
     assert "平胡 1, 杠上炮 1 (total 2), +6 kong income" in won and won.split()[-4:] == ["0", "0", "-8", "+8"]
     assert total.split() == ["total", "-2", "-2", "-2", "+6"]
     assert main(["settle", "sichuan", str(tmp_path / "missing.json")]) == 2
+
+
+# ---------------------------------------------------------------- a worked round's next hand
+
+STREAK_ROUND = """
+    context 連莊 int 0..8 "the dealer's wins in a row (連莊)"
+    melds chow, pung
+    fan 平 1: shape == standard
+    settle:
+        self_drawn: each loser pays total
+        discard: discarder pays total
+    round:
+        next hand sets 連莊 = 連莊 + 1 if dealer_won or drawn else 0
+    round "the dealer wins again":
+        with 連莊 2
+        win 0:
+            hand 123m456m789m11p23p
+            win 4p
+        next hand 連莊 NEXT
+"""
+
+
+def test_a_worked_round_checks_what_the_next_hand_gets(write_spec):
+    from dsl.examples import run_examples
+
+    # The dealer wins with 連莊 2: the next hand has 2 + 1 = 3.
+    spec = load_spec(str(write_spec(STREAK_ROUND.replace("NEXT", "3"))))
+    assert spec.round_examples[0].next_context == (("連莊", 3),)
+    assert [o.problems for o in run_examples(spec, Interpreter(spec))] == [()]
+    wrong = load_spec(str(write_spec(STREAK_ROUND.replace("NEXT", "0"))))
+    assert run_examples(wrong, Interpreter(wrong))[0].problems == ("expected 連莊 0 in the next hand, got 3",)
+
+
+@pytest.mark.parametrize(("replacement", "fragment"), [
+    ("9", "a whole number from 0 to 8"),
+    ("3, 連莊莊 1", "no `next hand sets 連莊莊 = ...` rule"),
+])
+def test_a_worked_round_s_next_hand_names_a_key_the_rules_set(write_spec, replacement, fragment):
+    with pytest.raises(SpecError, match=fragment):
+        load_spec(str(write_spec(STREAK_ROUND.replace("NEXT", replacement))))
