@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import docs, ir, scaffold
-from .build import compile_checkers, generated_files, load_all, stale_files, write_files
+from .build import compile_checkers, generated_files, interpreted, load_all, stale_files, write_files
 from .checkers import Checker, checker_for
 from .codegen import CodegenError
 from .examples import run_examples, unexercised_exclusions
@@ -154,7 +154,9 @@ def _build(args) -> int:
                 print(f"{path}: out of date; run `mjdsl build`", file=sys.stderr)
             return 1 if stale else 0
         for path in write_files(files):
-            print(f"wrote {path}")
+            print(f"{'removed' if files[path] is None else 'wrote'} {path}")
+        for name, reason in interpreted(specs).items():
+            print(f"note: {name} is not compiled, the interpreter answers for it: {reason}", file=sys.stderr)
         compile_checkers(specs)
     except (CodegenError, BuildError) as exc:
         print(f"error: {exc}", file=sys.stderr)
