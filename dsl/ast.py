@@ -497,6 +497,7 @@ class RoundExample(Decl):
     events: tuple[RoundEvent, ...]
     total: tuple[int, ...] | None
     lines: tuple[str, ...] = field(default=(), compare=False)
+    next_context: tuple[tuple[Name, int | str | bool], ...] | None = None  # `next hand 連莊 3`
 
 
 @dataclass(frozen=True)

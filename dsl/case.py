@@ -37,6 +37,7 @@ class Hand:
     discarder: int | None = None
     sets: Mapping[str, frozenset[int]] = field(default_factory=dict)  # tile sets chosen by indicators
     wild: frozenset[int] = frozenset()  # the wild tiles of this hand
+    win_aside: ir.MeldKind | None = None  # a winning flower (八仙過海, 七搶一): laid aside as this kind
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -64,8 +65,8 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
         raise HandError("the case has no 'hand'")
     codes = spec.notation(flowers=False)
     concealed = tuple(parse_tiles(case["hand"], codes))
-    win = _one_tile(case["win"], codes) if case.get("win") is not None else None
     sets = hand_tilesets(spec, context)
+    win, win_aside = _winning_tile(spec, case["win"], sets) if case.get("win") is not None else (None, None)
     meld_texts = _list(case.get("melds", []), "melds")
     melds = tuple(read_meld(spec, m, sets) for m in meld_texts)
     red = _red_count(spec, [case["hand"], case.get("win") or ""] + [str(m) for m in meld_texts])
@@ -80,7 +81,8 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
     if not context.get("self_drawn", False):
         discarder = context.get("discarder", (seat - 1) % players)
     wild = frozenset(t for name in spec.wilds for t in sets[name])
-    hand = Hand(concealed, win, melds, context, options, others, red, seat, dealer, discarder, sets, wild)
+    hand = Hand(concealed, win, melds, context, options, others, red, seat, dealer, discarder, sets, wild,
+                win_aside)
     refuse_impossible(spec, hand)
     return hand
 
@@ -264,6 +266,31 @@ def _red_count(spec: ir.Spec, texts: list[str]) -> int:
         if codes.count(red) > spec.red_copies:
             raise HandError(f"{codes.count(red)} copies of the red five {red}; the set has {spec.red_copies}")
     return sum(codes.count(red) for red, _ in spec.red_tiles)
+
+
+def _winning_tile(spec: ir.Spec, text: object, sets: Mapping[str, frozenset[int]]) -> tuple[int, ir.MeldKind | None]:
+    """The winning tile, and the kind it is laid aside as when it is a flower.
+
+    A flower wins only under a spec's own shape (八仙過海: the eighth flower drawn; 七搶一: robbed):
+    it is laid aside like the others, so the hand keeps its count and no built-in shape uses it.
+    """
+    win = _one_tile(text, spec.notation())
+    if win not in spec.flower_tiles():
+        return win, None
+    code = spec.tiles[win].code
+    kind = next((k for k in spec.meld_kinds if k.aside and _lays_aside(spec, k, win, sets)), None)
+    if kind is None:
+        raise HandError(f"the winning tile {code} is a flower, and no meld kind of {spec.name} lays it aside")
+    if not spec.shape_rules:
+        raise HandError(f"the winning tile {code} is a flower: {spec.name} has no shape of its own (`shape NAME: "
+                        "...`) that wins on one")
+    return win, kind
+
+
+def _lays_aside(spec: ir.Spec, kind: ir.MeldKind, tile: int, sets: Mapping[str, frozenset[int]]) -> bool:
+    if kind.shape == "one_of":
+        return tile in _set_tiles(spec, kind.tileset, sets)
+    return kind.tiles == (tile,)
 
 
 def _one_tile(text: object, codes: Mapping[str, int]) -> int:

@@ -64,6 +64,7 @@ def bundled_module(spec: ir.Spec) -> ModuleType:
     try:
         return importlib.import_module(f"dsl.generated.{codegen.module_name(spec)}")
     except ImportError as exc:
+        codegen.generate(spec)  # a CodegenError says why there is no module: a feature not compiled yet
         raise ImportError(f"its compiled checker is not built ({exc}; run `pip install -e .` or `mjdsl build`)") \
             from exc
 

@@ -889,6 +889,8 @@ class Emitter:
         match e.scope:
             case "hand":
                 return self._hand_var(e)
+            case "context" if e.name in ("seat", "dealer", "discarder"):
+                return Code(f"c.h.{e.name}", "num")  # resolved with its default, as the interpreter reads it
             case "context" | "flag":
                 key = self.context_slots[e.name]
                 if key.kind not in ("KEY_FLAG", "KEY_COUNT", "KEY_SEAT", "KEY_INT"):

@@ -634,6 +634,8 @@ def _worked_round(spec: ir.Spec, number: int, example: ir.RoundExample, checker:
     result = RoundSettler(spec, checker).settle(record)
     problems = tuple(_round_problems(example, result))
     setup = _round_setup(record)
+    if result.get("next_context"):  # what `next hand sets` gives the next hand (its record's context)
+        setup += (("下局 Next hand", _shown(result["next_context"])),)
     if not result["ok"]:
         return WorkedRound(number, example, setup, (), None, result["error"], problems)
     rows = _RoundTable(spec, checker, record.get("dealer", 0)).rows(record["events"], result["events"],
@@ -647,6 +649,8 @@ def _round_setup(record: dict) -> tuple[tuple[str, str], ...]:
         setup.append(("上局 Carried", ", ".join(record["carried"])))
     if record.get("options"):
         setup.append(("选项 Options", _shown(record["options"])))
+    if record.get("context"):
+        setup.append(("本局 Context", _shown(record["context"])))
     return tuple(setup)
 
 

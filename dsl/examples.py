@@ -51,6 +51,10 @@ def _round_problems(r: ir.RoundExample, result: dict) -> list[str]:
             problems.append(f"event {index + 1} (line {line}): expected payments {list(expected)}, got {list(got)}")
     if r.total is not None and tuple(result["payments"]) != r.total:
         problems.append(f"expected total {list(r.total)}, got {result['payments']}")
+    if r.next_context is not None:
+        got = result.get("next_context", {})
+        problems += [f"expected {name} {value} in the next hand, got {got.get(name)}"
+                     for name, value in r.next_context if got.get(name) != value]
     return problems
 
 

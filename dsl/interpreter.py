@@ -12,13 +12,23 @@ from fractions import Fraction
 from itertools import combinations
 
 from . import ir
-from .case import Hand, read_case
+from .case import Hand, Meld, read_case
 from .combinations import combination_counts
 from .decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
 from .notation import HandError, parse_tiles
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
 MAX_EXPONENT = 10_000  # scoring doubles a few dozen times at most; 2 ^ 10000 is already 3011 digits
+SEAT_KEYS = ("seat", "dealer", "discarder")  # read as the case resolves them, defaults included
+
+
+def _seat_of(hand: Hand, name: str) -> int:
+    """The winner's seat, the dealer or the discarder as settlement sees them: a key the case leaves out
+    takes its default (the seat from seat_wind, the discarder the seat before the winner), not 0;
+    on a self-draw there is no discarder (-1)."""
+    if name == "discarder":
+        return -1 if hand.discarder is None else hand.discarder
+    return hand.seat if name == "seat" else hand.dealer
 
 
 class EvaluationError(Exception):
@@ -45,7 +55,7 @@ class HandFacts:
         counts = [0] * len(spec.tiles)
         for t in hand.concealed:
             counts[t] += 1
-        if hand.win is not None:
+        if hand.win is not None and hand.win_aside is None:  # a winning flower is laid aside, not held
             counts[hand.win] += 1
         tiles = [i for i, n in enumerate(counts) for _ in range(n)] + [t for m in hand.melds if not m.kind.aside
                                                                         for t in m.tiles]
@@ -201,6 +211,8 @@ class Evaluator:
         if expr.scope == "hand":
             return self._hand_var(expr.name, env)
         if expr.scope in ("context", "flag"):
+            if expr.name in SEAT_KEYS:
+                return _seat_of(facts.hand, expr.name)
             return facts.hand.context.get(expr.name, self._default(expr.name))
         if expr.scope == "option":
             return facts.hand.options[expr.name]
@@ -631,7 +643,7 @@ class Interpreter:
         for tile in self.spec.tiles:
             if tile.index in self.flowers or (held[tile.index] >= tile.copies and not any_copy):
                 continue
-            if self._completes(replace(hand, win=tile.index)):
+            if self._completes(replace(hand, win=tile.index, win_aside=None)):
                 waits.append(tile.index)
         return waits
 
@@ -646,6 +658,8 @@ class Interpreter:
     def _readings(self, facts: HandFacts) -> list[Decomposition]:
         """Every reading of the hand: the declared shapes' decompositions, then the spec's own shapes that hold."""
         hand = facts.hand
+        if hand.win_aside is not None:  # a winning flower completes no set: only the spec's own shapes
+            return self._own_shapes(facts)
         found = decompositions(self.spec, facts.counts, hand.melds, hand.win, hand.self_drawn, hand.wild)
         return found + self._own_shapes(facts)
 
@@ -656,8 +670,13 @@ class Interpreter:
             return []
         hand = facts.hand
         groups = [declared_group(m) for m in hand.melds]
-        win_placed = False
-        for tile in sorted(hand.concealed + ((hand.win,) if hand.win is not None else ())):
+        held = hand.concealed
+        if hand.win_aside is not None:
+            groups.append(replace(declared_group(Meld(hand.win_aside, (hand.win,))), declared=False, with_win=True))
+        elif hand.win is not None:
+            held += (hand.win,)
+        win_placed = hand.win_aside is not None
+        for tile in sorted(held):
             with_win = tile == hand.win and not win_placed
             win_placed = win_placed or with_win
             groups.append(Group("single", (tile,), declared=False, concealed=True, opens=False, with_win=with_win))

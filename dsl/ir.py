@@ -449,6 +449,7 @@ class RoundExample:
     total: tuple[int, ...] | None
     span: Span
     comments: str | None = None  # the `#` comments written in the worked round
+    next_context: tuple[tuple[str, int], ...] | None = None  # the integer keys the next hand must get
 
 
 @dataclass(frozen=True)

@@ -572,7 +572,8 @@ class ToAst(Transformer):
         return ast.NextHandSet(self._span(meta), self._name(c[0]), c[1])
 
     def round_example(self, meta, c):
-        fields: dict = {"doc": None, "dealer": None, "options": (), "context": (), "carried": (), "total": None}
+        fields: dict = {"doc": None, "dealer": None, "options": (), "context": (), "carried": (), "total": None,
+                        "next_context": None}
         events: list[ast.RoundEvent] = []
         for kind, value in c[1:]:
             if kind == "event":
@@ -594,6 +595,9 @@ class ToAst(Transformer):
 
     def carried_line(self, meta, c):
         return ("carried", tuple(self._name(n) for n in c))
+
+    def next_context_line(self, meta, c):
+        return ("next_context", tuple(c))
 
     def total_line(self, meta, c):
         return ("total", tuple(c))

@@ -193,7 +193,26 @@ def round_example(r: Resolver, e: ast.RoundExample, rules: ir.RoundRules | None)
     wins = tuple((i, r._example(ev.case)) for i, ev in enumerate(e.events)
                  if ev.case is not None and (ev.case.fans is not None or ev.case.total is not None))
     return ir.RoundExample(e.title, e.doc, json.dumps(record, ensure_ascii=False, sort_keys=True), payments, wins,
-                           tuple(ev.span for ev in e.events), e.total, e.span, example_comments(e.lines))
+                           tuple(ev.span for ev in e.events), e.total, e.span, example_comments(e.lines),
+                           _next_context(r, e.next_context, rules))
+
+
+def _next_context(r: Resolver, given: tuple | None, rules: ir.RoundRules) -> tuple[tuple[str, int], ...] | None:
+    """`next hand 連莊 3`: the values the round's `next hand sets` rules must give the next hand."""
+    if given is None:
+        return None
+    keys = {k.name: k for k in r.context if k.kind == "int"}
+    set_by_rules = {s.key for s in rules.next_hand_sets}
+    expected = []
+    for name, value in given:
+        if name.text not in set_by_rules:
+            raise error(f"no `next hand sets {name.text} = ...` rule gives {name.text!r} to the next hand", name.span,
+                        suggest(name.text, sorted(set_by_rules)))
+        key = keys[name.text]
+        if isinstance(value, bool) or not isinstance(value, int) or not key.low <= value <= key.high:
+            raise error(f"{name.text!r} is a whole number from {key.low} to {key.high}, not {value!r}", name.span)
+        expected.append((name.text, value))
+    return tuple(expected)
 
 
 def _event(r: Resolver, ev: ast.RoundEvent, rules: ir.RoundRules) -> dict:

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from . import ir
-from .case import Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
+from .case import WINDS, Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
 from .interpreter import Evaluator, _plain
 from .notation import HandError
 
 EVENT_KINDS = ("kong", "win", "draw", "declare", "penalty")
 RECORD_KEYS = ("dealer", "context", "events", "options", "carried")
-PER_CASE = ("seat", "discarder", "self_drawn", "dealer", "out")  # what the record's events say, not its context
+# what the record's events say, not its context
+PER_CASE = ("seat", "discarder", "self_drawn", "dealer", "out", "seat_wind")
 NO_RULES = ir.RoundRules((), None, False, (), (), (), (), (), None)
 
 
@@ -307,6 +308,8 @@ class RoundSettler:
             raise RoundError("'options' is an object of option names and values")
         case = play.context | case
         case.setdefault("dealer", play.dealer)
+        if _is_seat(case["dealer"], play.players):  # else the checker names the bad dealer
+            case.setdefault("seat_wind", _seat_wind(case["seat"], case["dealer"], play.players))
         for flag in sorted(play.flags):
             case[flag] = True
         if play.out:
@@ -350,6 +353,7 @@ class RoundSettler:
         if not isinstance(hand, Mapping) or "win" in hand:
             raise RoundError(f"seat {seat}'s final hand is {{\"hand\": ..., \"melds\": [...]}}, with no winning tile")
         case = play.context | dict(hand) | {"seat": seat, "dealer": play.dealer}
+        case.setdefault("seat_wind", _seat_wind(seat, play.dealer, play.players))
         if play.out:
             case["out"] = list(play.out)
         try:
@@ -454,6 +458,11 @@ class RoundSettler:
 
     def _amount(self, expr: ir.Expr, env: PlayerEnv) -> int | Fraction:
         return self.evaluator.value(expr, env)
+
+
+def _seat_wind(seat: int, dealer: int, players: int) -> str:
+    """The wind of a seat: the dealer's is 東, the next seats' 南 西 北 in turn."""
+    return WINDS[(seat - dealer) % players]
 
 
 def _is_seat(value: object, players: int) -> bool:

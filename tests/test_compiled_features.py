@@ -166,3 +166,17 @@ def test_random_cases_match_the_interpreter(compile_spec):
     assert shapes > 10, "the random cases should reach the spec's own shape"
     for case in cases[:300]:
         assert answer(compiled.waits, case) == answer(interpreter.waits, case), case
+
+
+def test_a_flower_won_on_is_answered_as_the_interpreter_answers(compile_spec):
+    compiled, interpreter = compile_spec(NEWER)
+    # 春 夏 秋 laid aside, 冬 drawn and laid aside too: 四花齊 16 + 花 1 × 4 + 自摸 1 = 21, one fan above the
+    # cap: the whole 21 from each of the three others.
+    case = {"hand": "1m3m5m7m9m1p3p5p7p9p1z2z3z", "win": "4f", "self_drawn": True, "melds": FLOWERS[:3]}
+    result = compiled.evaluate(case)
+    assert result["total"] == 21 and result["paid"] == 21 and result["payments"] == [63, -21, -21, -21]
+    assert result == interpreter.evaluate(case)
+    # Two flowers before it make three, no 四花齊, and a flower completes no standard hand.
+    case = {"hand": "123m456m789m123p5z", "win": "3f", "self_drawn": True, "melds": FLOWERS[:2]}
+    assert compiled.evaluate(case)["winning"] is False
+    assert compiled.evaluate(case) == interpreter.evaluate(case)

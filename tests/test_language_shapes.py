@@ -91,3 +91,56 @@ def test_the_book_lists_the_shape_with_its_condition(flowery, tmp_path):
     assert "| 四花齊 Four Flowers |" in markdown
 
 
+# ---------------------------------------------------------------- a flower as the winning tile
+
+WON_ON_A_FLOWER = """\
+fan 花和 "Won on a flower" 2: win in 花
+fan 花張 "Flowers among the tiles" 100 each: count(tiles, 花)
+"""
+
+
+def test_the_fourth_flower_drawn_wins_laid_aside_with_the_others(flowery):
+    checker = Interpreter(flowery(WON_ON_A_FLOWER))
+    # Three flowers laid aside, 13 tiles held (the usual count: the flower is replaced), 冬 drawn: it is
+    # laid aside too, so 花 counts 4 groups and the shape holds; it is no tile of the hand (花張 0).
+    # 四花齊 8 + 花 1 ×4 + 花和 2 = 14, self-drawn: each of the three others pays 14.
+    result = checker.evaluate({"hand": LOOSE["hand"], "win": "4f", "self_drawn": True, "melds": ALL_FLOWERS[:3]})
+    assert fans(result) == {"四花齊": (8, 1), "花": (1, 4), "花和": (2, 1)} and result["total"] == 14
+    assert result["payments"] == [42, -14, -14, -14]
+
+
+def test_a_flower_robbed_from_another_player_is_paid_by_that_player(flowery):
+    checker = Interpreter(flowery(WON_ON_A_FLOWER))
+    case = {"hand": LOOSE["hand"], "win": "1f", "discarder": 2, "melds": ALL_FLOWERS[1:]}
+    result = checker.evaluate(case)
+    assert result["total"] == 14 and result["payments"] == [14, 0, -14, 0]
+
+
+def test_a_winning_flower_forms_no_standard_hand(flowery):
+    # 123 456 789万 123筒 5z would wait on 白; a flower completes nothing, and two flowers before it
+    # make three, not 四花齊.
+    result = Interpreter(flowery()).evaluate({"hand": "123m456m789m123p5z", "win": "3f", "self_drawn": True,
+                                              "melds": ALL_FLOWERS[:2]})
+    assert result["winning"] is False and "四花齊" in result["reason"]
+
+
+@pytest.mark.parametrize(("case", "fragment"), [
+    ({"hand": LOOSE["hand"] + "5m", "win": "4f", "melds": ALL_FLOWERS[:3]}, "must have 13"),  # no extra tile
+    ({"hand": LOOSE["hand"], "win": "4f", "melds": ALL_FLOWERS}, "2 copies of 4f"),
+    ({"hand": LOOSE["hand"], "win": "4f4f", "melds": ALL_FLOWERS[:3]}, "'win' is one tile"),
+])
+def test_a_winning_flower_keeps_the_case_rules(flowery, case, fragment):
+    result = Interpreter(flowery()).evaluate(case)
+    assert result["ok"] is False and fragment in result["error"], result
+
+
+def test_a_flower_wins_only_under_a_spec_s_own_shape_and_laid_aside(write_spec):
+    without_shape = FLOWERS.replace('shape 四花齊 "Four Flowers": count(groups, 花) == 4\n', "").replace(
+        'fan 四花齊 "Four Flowers" 8: shape == 四花齊\n', "")
+    not_aside = FLOWERS.replace('meld flower "Flower" = one of 花\n', "")
+    case = {"hand": LOOSE["hand"], "win": "4f", "self_drawn": True}
+    for text, fragment in [(without_shape, "has no shape of its own"), (not_aside, "no meld kind of flowery lays")]:
+        result = Interpreter(load_spec(str(write_spec(text, tiny=False)))).evaluate(case)
+        assert result["ok"] is False and "winning tile 4f is a flower" in result["error"], result
+        assert fragment in result["error"]
+

@@ -234,8 +234,8 @@ settle:
 """
 
 
-@pytest.mark.parametrize("text", [FEATURES, RESULTS], ids=["features", "results"])
-def test_every_feature_compiles_on_demand_and_matches(text, tmp_path, monkeypatch):
+def compiled_on_demand(text: str, tmp_path: Path, monkeypatch) -> tuple:
+    """(compiled checker, interpreter) of a spec written to a file; falling back to the interpreter fails."""
     monkeypatch.setenv("MJDSL_CACHE", str(tmp_path / "cache"))
     path = tmp_path / "features.mj"
     path.write_text(textwrap.dedent(text), encoding="utf-8")
@@ -243,11 +243,17 @@ def test_every_feature_compiles_on_demand_and_matches(text, tmp_path, monkeypatc
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         compiled = dsl.load(str(path))
+    return compiled, Interpreter(spec)
+
+
+@pytest.mark.parametrize("text", [FEATURES, RESULTS], ids=["features", "results"])
+def test_every_feature_compiles_on_demand_and_matches(text, tmp_path, monkeypatch):
+    compiled, interpreter = compiled_on_demand(text, tmp_path, monkeypatch)
+    spec = interpreter.spec
     assert compiled.SPEC_HASH == spec.source_hash and list((tmp_path / "cache").glob("*/checker_*"))
-    interpreter = Interpreter(spec)
     for case in random_cases(spec, 3000, seed=7):
         assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case), case
-    assert dsl.load(str(path)) is not None  # the second load comes from the cache
+    assert dsl.load(str(tmp_path / "features.mj")) is not None  # the second load comes from the cache
 
 
 # ---------------------------------------------------------------- the shared runtime, escaping, overflow
@@ -340,3 +346,55 @@ def test_values_beyond_64_bit_arithmetic_are_answered_exactly(tmp_path, monkeypa
     assert values["和"] == 9007199254740993
     assert values["积"] == 2 ** 64  # 4294967296 = 2^32
     assert result["total"] > 2 ** 64  # more than a 64-bit total holds: counted exactly
+
+
+SEATS = """\
+variant seats "座位" "Seats in conditions"
+tiles:
+    suit m 万 "Characters" 1..9 ×4
+    suit p 筒 "Dots" 1..9 ×4
+    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+context self_drawn, seat_wind, seat, dealer, discarder
+fan 放 "The dealer discarded" 1: discarder == dealer
+fan 坐 "Seat number" 1 each: seat
+fan 庄 "Dealer number" 1 each: dealer
+settle:
+    self_drawn: each loser pays total
+    discard: discarder pays total
+"""
+
+
+def _resolved_seats(case: dict) -> tuple[int, int, int]:
+    """(seat, dealer, discarder) as docs/interface.md defaults them; -1: no discarder (self-drawn)."""
+    dealer = case.get("dealer", 0)
+    seat = case.get("seat", (dealer + "ESWN".index(case.get("seat_wind", "E"))) % 4)
+    discarder = -1 if case.get("self_drawn") else case.get("discarder", (seat - 1) % 4)
+    return seat, dealer, discarder
+
+
+def test_conditions_read_seat_dealer_and_discarder_with_their_defaults(tmp_path, monkeypatch):
+    compiled, interpreter = compiled_on_demand(SEATS, tmp_path, monkeypatch)
+    base = {"hand": "123m456m789p123p5p", "win": "5p"}
+    cases = []
+    for wind in (None, "E", "S", "W", "N"):
+        for dealer in (None, 0, 2):
+            for discarder in (None, 1, 2):
+                for self_drawn in (False, True):
+                    more = {"seat_wind": wind, "dealer": dealer, "discarder": discarder,
+                            "self_drawn": self_drawn or None}
+                    cases.append(base | {k: v for k, v in more.items() if v is not None})
+    checked = 0
+    for case in cases:
+        expected = answer(interpreter.evaluate, case)
+        assert answer(compiled.evaluate, case) == expected, case
+        result = json.loads(expected)
+        seat, dealer, discarder = _resolved_seats(case)
+        if seat == discarder:
+            assert not result["ok"] and "cannot be the winner" in result["error"], case
+            continue
+        fans = {f["name"]: f["count"] for f in result["fans"]}
+        assert fans.get("放", 0) == int(discarder == dealer), case
+        assert (fans.get("坐", 0), fans.get("庄", 0)) == (seat, dealer), case
+        checked += 1
+    assert checked > len(cases) // 2
+

@@ -154,6 +154,7 @@ def test_winners_are_not_listed_at_the_draw(sichuan):
      "'carried' lists flags a previous hand passes on (none in sichuan), not ['self_drawn']"),
     ({"events": [{"draw": {0: READY, 1: READY2, 2: HUA_ZHU, 3: NOT_READY}}]}, "event 1 (draw): 'draw' maps each"),
     ({"events": [], "context": {"seat": 1}}, "the events say seat"),
+    ({"events": [], "context": {"seat_wind": "S"}}, "the events say seat"),  # each player has its own
     ({"events": [win(1, PING_HU, 0, out=[2])]}, "'out' is not given in a round"),
     ({"events": [{"kong": "concealed_kong", "seat": 1, "tiles": "7777m"}, win(1, PING_HU)]},
      "seat 1 made a concealed_kong 7777m in this hand, but its melds here do not show it"),
@@ -250,6 +251,22 @@ def test_follow_dealer_is_carried_to_the_next_hand():
     # 和单张 1 alone; with 跟庄 +1 every share doubles: seat 2 pays 4 + 2 + 4 = 10, then 20
     assert plain["payments"] == [0, 0, -10, 10] and carried["payments"] == [0, 0, -20, 20]
     assert {f["name"] for f in carried["events"][0]["fans"]} == {"和单张", "跟庄"}
+
+
+# Zung Jung 3.1 Value Honor: 10 for a pung of the player's own seat wind, nothing for another wind.
+WEST_PUNG = {"hand": "333z123m456p789s5s", "win": "5s"}  # 西 pung concealed: 門前清 5, + 番牌 10 when seated 西
+
+
+@pytest.mark.parametrize(("dealer", "more", "fans"), [
+    (0, {}, {"番牌": 10, "門前清": 5}),  # seat 2, two seats after the dealer: 西
+    (1, {}, {"門前清": 5}),  # seat 2 is 南 when seat 1 deals
+    (0, {"seat_wind": "N"}, {"門前清": 5}),  # a seat wind the case gives is kept
+])
+def test_a_winner_in_a_round_has_the_seat_wind_of_its_seat(dealer, more, fans):
+    spec = load_spec("zungjung")
+    result = settle(RoundSettler(spec, Interpreter(spec)), win(2, WEST_PUNG, (dealer + 3) % 4, **more),
+                    dealer=dealer)
+    assert {f["name"]: f["value"] * f["count"] for f in result["events"][0]["fans"]} == fans
 
 
 def test_a_declaration_sets_its_flag_on_later_wins():
@@ -462,3 +479,43 @@ def test_settle_command_shows_a_round_file(capsys, tmp_path):
     assert "平胡 1, 杠上炮 1 (total 2), +6 kong income" in won and won.split()[-4:] == ["0", "0", "-8", "+8"]
     assert total.split() == ["total", "-2", "-2", "-2", "+6"]
     assert main(["settle", "sichuan", str(tmp_path / "missing.json")]) == 2
+
+
+# ---------------------------------------------------------------- a worked round's next hand
+
+STREAK_ROUND = """
+    context 連莊 int 0..8 "the dealer's wins in a row (連莊)"
+    melds chow, pung
+    fan 平 1: shape == standard
+    settle:
+        self_drawn: each loser pays total
+        discard: discarder pays total
+    round:
+        next hand sets 連莊 = 連莊 + 1 if dealer_won or drawn else 0
+    round "the dealer wins again":
+        with 連莊 2
+        win 0:
+            hand 123m456m789m11p23p
+            win 4p
+        next hand 連莊 NEXT
+"""
+
+
+def test_a_worked_round_checks_what_the_next_hand_gets(write_spec):
+    from dsl.examples import run_examples
+
+    # The dealer wins with 連莊 2: the next hand has 2 + 1 = 3.
+    spec = load_spec(str(write_spec(STREAK_ROUND.replace("NEXT", "3"))))
+    assert spec.round_examples[0].next_context == (("連莊", 3),)
+    assert [o.problems for o in run_examples(spec, Interpreter(spec))] == [()]
+    wrong = load_spec(str(write_spec(STREAK_ROUND.replace("NEXT", "0"))))
+    assert run_examples(wrong, Interpreter(wrong))[0].problems == ("expected 連莊 0 in the next hand, got 3",)
+
+
+@pytest.mark.parametrize(("replacement", "fragment"), [
+    ("9", "a whole number from 0 to 8"),
+    ("3, 連莊莊 1", "no `next hand sets 連莊莊 = ...` rule"),
+])
+def test_a_worked_round_s_next_hand_names_a_key_the_rules_set(write_spec, replacement, fragment):
+    with pytest.raises(SpecError, match=fragment):
+        load_spec(str(write_spec(STREAK_ROUND.replace("NEXT", replacement))))

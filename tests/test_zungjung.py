@@ -44,10 +44,11 @@ LIMIT_PATTERNS = {"九蓮寶燈": 480, "四槓": 480, "一色四同順": 480, "�
 @pytest.fixture(scope="module")
 def wins() -> list[tuple[dict, dict]]:
     """(case, result) of every winning hand among random winning cases, scored by the compiled checker."""
+    spec = load_spec("zungjung")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a missing or stale checker is a failure, not a fallback
         checker = dsl.load("zungjung")
-    cases = random_cases(load_spec("zungjung"), HANDS, seed=7, kinds={"winning": 1.0})
+    cases = random_cases(spec, HANDS, seed=7, kinds={"winning": 1.0})
     scored = [(case, checker.evaluate(case)) for case in cases]
     return [(case, result) for case, result in scored if result.get("winning")]
 

@@ -1655,7 +1655,7 @@ cdef class Checker:
         for tile in hand.concealed:
             h.counts[tile] += 1
         h.win = -1 if hand.win is None else hand.win
-        if len(hand.melds) > MAX_MELDS:
+        if len(hand.melds) > MAX_MELDS or hand.win_aside is not None:  # a winning flower: the interpreter reads it
             return False
         for declared in hand.melds:
             meld = &h.melds[h.n_melds]
