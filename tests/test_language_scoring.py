@@ -123,9 +123,10 @@ def test_a_cap_unless_one_fan_is_more_pays_such_a_hand_its_whole_total(spec_of):
 
 def test_a_fan_counted_several_times_is_worth_its_value_times_its_count(spec_of):
     checker = Interpreter(spec_of(CAP_UNLESS))
-    # Won on a kong's replacement tile (a kong declared), not self-drawn: 底 5 + 滿 10 + 順 3 × 3 chows
+    # Won on a kong's replacement tile (a kong declared; the replacement is drawn): 底 5 + 滿 10 + 順 3 × 3 chows
     # (123m 123p 456p) = 24; 順 alone is 9 and 滿 is 10, neither more than the cap: paid 10.
-    case = {"hand": "123m123p456p7z", "melds": ["kong 9999m"], "win": "7z", "kong_replacement": True}
+    case = {"hand": "123m123p456p7z", "melds": ["kong 9999m"], "win": "7z", "kong_replacement": True,
+            "self_drawn": True}
     result = checker.evaluate(case)
     assert result["total"] == 24 and result["paid"] == 10
     # Four chows (123m 123m 123p 456p): 順 alone is 3 × 4 = 12 > 10, so the whole 5 + 10 + 12 = 27 is paid.
