@@ -40,6 +40,7 @@ cdef enum:
     MAX_MELD_KINDS = 32
     MAX_SHAPES = 6
     MAX_KNITTED = 6
+    RESULT_COUNTS = 8  # a fan's result dict is made once per count below this (at its fixed value)
 
 # Products, quotients, powers, sums and totals stay within +-2^53; beyond it the reference interpreter answers.
 cdef extern from *:
@@ -385,7 +386,8 @@ cdef class Checker:
     cdef dict options
     cdef readonly tuple fan_names
     cdef readonly tuple fan_english
-    cdef tuple fan_key_names  # (name, en) per fan, shared by every result
+    cdef list fan_results  # [fan * RESULT_COUNTS + count]: the result dict of a fan at its fixed value, copied
+    cdef dict win_result  # the keys of a winning result in their order, copied per result
     cdef tuple reasons
     cdef tuple settle_reasons
     cdef str no_shape
@@ -407,6 +409,7 @@ cdef class Checker:
     cdef bint score(self, Ctx* c, const Hand* h) noexcept
     cdef long long minimum(self, const Hand* h) noexcept
     cdef list fans_of(self, const long long* v, const long long* cnt, int first, int last)
+    cdef dict fan_result(self, int fan, long long value, long long count)
     cdef object score_value(self, int k, long long value)
     cdef int outcome(self, Ctx* c, const Hand* h) noexcept
     cdef Py_ssize_t compact(self, dict result, Py_ssize_t i, carray.array status, carray.array totals,

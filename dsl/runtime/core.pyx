@@ -16,6 +16,9 @@ import gc
 from array import array
 
 from cpython cimport array as carray
+from cpython.dict cimport PyDict_Copy
+from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 
 WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
 
@@ -1581,6 +1584,12 @@ cdef class Checker:
 
     def link(self):
         """Called by the checker module once it has filled the tables."""
+        self.fan_results = [{"name": self.fan_names[fan], "en": self.fan_english[fan],
+                             "value": self.t.fan_amount[fan], "count": count}
+                            for fan in range(self.t.n_fans) for count in range(RESULT_COUNTS)]
+        self.win_result = {"ok": True, "winning": True, "fans": None, "total": 0}
+        for name in self.score_names:  # the scores follow in the spec's order
+            self.win_result[name] = None
         self.slot_kong_replacement = self.context_slot("kong_replacement")
         self.slot_robbing_kong = self.context_slot("robbing_kong")
         self.slot_last_tile = self.context_slot("last_tile")
@@ -1683,13 +1692,28 @@ cdef class Checker:
 
     cdef list fans_of(self, const long long* v, const long long* cnt, int first, int last):
         """The counted fans first..last-1 as result objects, in declaration order."""
-        cdef list fans = []
-        cdef int k, i
+        cdef const int* by_order = self.t.by_order
+        cdef int k, i, n = 0
         for k in range(self.t.n_fans):
-            i = self.t.by_order[k]
+            i = by_order[k]
+            n += first <= i < last and cnt[i] > 0
+        cdef list fans = PyList_New(n)
+        n = 0
+        for k in range(self.t.n_fans):
+            i = by_order[k]
             if first <= i < last and cnt[i] > 0:
-                fans.append({"name": self.fan_names[i], "en": self.fan_english[i], "value": v[i], "count": cnt[i]})
+                fan = self.fan_result(i, v[i], cnt[i])
+                Py_INCREF(fan)
+                PyList_SET_ITEM(fans, n, fan)
+                n += 1
         return fans
+
+    cdef dict fan_result(self, int fan, long long value, long long count):
+        """A fan's result dict: a copy of the one made at link time when the value is the fixed one (the usual
+        case), else a new one."""
+        if value == self.t.fan_amount[fan] and count < RESULT_COUNTS:
+            return PyDict_Copy(<object>PyList_GET_ITEM(self.fan_results, fan * RESULT_COUNTS + count))
+        return {"name": self.fan_names[fan], "en": self.fan_english[fan], "value": value, "count": count}
 
     cdef object score_hand(self, const Hand* h):
         """The result of a valid case, or None when the reference interpreter must compute it."""
@@ -1714,7 +1738,9 @@ cdef class Checker:
         if counted < minimum:
             return {"ok": True, "winning": False, "fans": fans, "total": c.total,
                     "reason": f"{counted} fan is below the minimum of {minimum}"}
-        result = {"ok": True, "winning": True, "fans": fans, "total": c.total}
+        result = PyDict_Copy(self.win_result)
+        result["fans"] = fans
+        result["total"] = c.total
         for k in range(self.t.n_scores):
             result[self.score_names[k]] = self.score_value(k, c.best_scores[k])
         if not self.t.has_settlement:
