@@ -10,6 +10,7 @@ spec beyond them.
 """
 
 from cpython cimport array as carray
+from cpython.object cimport PyObject
 from libc.string cimport memcpy, memset
 
 cdef extern from *:
@@ -40,6 +41,7 @@ cdef enum:
     MAX_MELD_KINDS = 32
     MAX_SHAPES = 6
     MAX_KNITTED = 6
+    KEY_CACHE = 64  # slots of a checker's cache of case keys (a power of two)
     RESULT_COUNTS = 8  # a fan's result dict is made once per count below this (at its fixed value)
 
 # Products, quotients, powers, sums and totals stay within +-2^53; beyond it the reference interpreter answers.
@@ -395,6 +397,10 @@ cdef class Checker:
     cdef tuple score_kinds
     cdef bint shares
     cdef object _reference
+    cdef PyObject* key_objects[KEY_CACHE]  # case keys seen, by address, and their key numbers
+    cdef int key_numbers[KEY_CACHE]
+    cdef list cached_keys  # holds the keys in key_objects
+    cdef bint red_fives
     cdef int slot_kong_replacement  # context slots of flags forward_to_read_case looks at, -1: none
     cdef int slot_robbing_kong
     cdef int slot_last_tile
@@ -403,6 +409,7 @@ cdef class Checker:
     cdef object score_hand(self, const Hand* h)
     cdef object evaluate_one(self, object case)
     cdef bint read(self, object case, Hand* h, bint with_win) except -1
+    cdef int key_number(self, object name) except -2
     cdef bint forward_to_read_case(self, const Hand* h) except -1
     cdef int context_slot(self, str name)
     cdef bint read_any(self, object case, Hand* h, bint with_win) except -1

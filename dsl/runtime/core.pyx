@@ -16,11 +16,13 @@ import gc
 from array import array
 
 from cpython cimport array as carray
-from cpython.dict cimport PyDict_Copy
+from cpython.dict cimport PyDict_Copy, PyDict_Next
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
-
-WINDS = {"E": 0, "S": 1, "W": 2, "N": 3}
+from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND,
+                              PyUnicode_READ_CHAR)
 
 # ================================================================ helpers the rules call
 
@@ -126,19 +128,30 @@ cdef int parse(const Tables* t, str text, bint flowers, int* out, int limit, int
     """Tiles of an mpsz string (`123m4p`, a red five `0m`) in text order into out (unless NULL), red
     fives counted per suit into reds (unless NULL); how many tiles, or -1 when dsl.notation.parse_tiles
     must read it: an unknown tile, another character, more than `limit` tiles."""
-    cdef Py_UCS4 ch
+    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:  # a character beyond Latin-1: not a tile string
+        return -1
+    return parse_bytes(t, <const unsigned char*>PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), flowers, out,
+                       limit, reds)
+
+
+cdef int parse_bytes(const Tables* t, const unsigned char* text, Py_ssize_t length, bint flowers, int* out,
+                     int limit, int* reds) noexcept:
+    """parse over the characters of a one-byte string."""
+    cdef unsigned char ch
     cdef int digits[16]
     cdef int n_digits = 0, n = 0, k, suit, tile
-    for ch in text:
-        if ch == u" ":
+    cdef Py_ssize_t i
+    for i in range(length):
+        ch = text[i]
+        if ch == 32:  # a space
             continue
-        if u"0" <= ch <= u"9":
+        if 48 <= ch <= 57:  # a digit
             if n_digits == 16:
                 return -1
-            digits[n_digits] = <int>ch - 48
+            digits[n_digits] = ch - 48
             n_digits += 1
-        elif u"a" <= ch <= u"z" and n_digits > 0:
-            suit = <int>ch - 97
+        elif 97 <= ch <= 122 and n_digits > 0:  # a lower-case letter: the suit of the digits before it
+            suit = ch - 97
             for k in range(n_digits):
                 if digits[k] == 0 and t.red_five[suit] >= 0:
                     tile = t.red_five[suit]
@@ -291,28 +304,50 @@ cdef bint read_indicators(const Tables* t, str text, int key, Hand* h) except -1
     return n >= 0
 
 
+cdef int wind_number(object value) noexcept:
+    """0..3 for "E" "S" "W" "N", -1 for anything else."""
+    cdef Py_UCS4 letter
+    if type(value) is not str or PyUnicode_GET_LENGTH(value) != 1:
+        return -1
+    letter = PyUnicode_READ_CHAR(value, 0)
+    return 0 if letter == u"E" else 1 if letter == u"S" else 2 if letter == u"W" else 3 if letter == u"N" else -1
+
+
+cdef bint read_number(object value, long long low, long long high, long long* out) noexcept:
+    """An int (not a bool) within low..high into out."""
+    cdef int overflow = 0
+    cdef long long number
+    if type(value) is not int:
+        return False
+    number = PyLong_AsLongLongAndOverflow(value, &overflow)
+    if overflow or not low <= number <= high:
+        return False
+    out[0] = number
+    return True
+
+
 cdef bint read_context(const Tables* t, int key, object value, Hand* h) except -1:
     """One context key's value, checked as dsl.case._context_value checks it."""
-    cdef int kind = t.key_kind[key], slot = t.key_slot[key]
+    cdef int kind = t.key_kind[key], slot = t.key_slot[key], wind
     if kind == KEY_FLAG:
-        if type(value) is not bool:
+        if value is True:
+            h.context[slot] = 1
+        elif value is False:
+            h.context[slot] = 0
+        else:
             return False
-        h.context[slot] = value
     elif kind == KEY_COUNT:
-        if type(value) is not int or not 0 <= value <= LIMIT:
-            return False
-        h.context[slot] = value
+        return read_number(value, 0, LIMIT, &h.context[slot])
     elif kind == KEY_SEAT:
-        if type(value) is not int or not 0 <= value < t.n_players:
-            return False
-        h.context[slot] = value
+        return read_number(value, 0, t.n_players - 1, &h.context[slot])
     elif kind == KEY_WIND:
-        if type(value) is not str or value not in WINDS:
+        wind = wind_number(value)
+        if wind < 0:
             return False
         if slot == t.ctx_seat_wind:
-            h.seat_wind = WINDS[value]
+            h.seat_wind = wind
         else:
-            h.round_wind = WINDS[value]
+            h.round_wind = wind
     elif kind == KEY_TILES:
         return type(value) is str and read_indicators(t, value, key, h)
     else:
@@ -344,15 +379,15 @@ cdef void choose_sets(const Tables* t, Hand* h) noexcept:
         h.wild |= h.sets[t.wild_sets[k]]
 
 
-cdef bint read_seats(const Tables* t, dict case, Hand* h) noexcept:
+cdef bint read_seats(const Tables* t, bint seat_given, bint discarder_given, Hand* h) noexcept:
     """The winner, the dealer and the discarder, defaulted as dsl.case.read_case does."""
     h.self_drawn = h.context[t.ctx_self_drawn]
     h.dealer = h.context[t.ctx_dealer]
-    h.seat = h.context[t.ctx_seat] if "seat" in case else (h.dealer + h.seat_wind) % t.n_players
+    h.seat = h.context[t.ctx_seat] if seat_given else (h.dealer + h.seat_wind) % t.n_players
     if h.self_drawn:
         h.discarder = -1
         return True
-    h.discarder = h.context[t.ctx_discarder] if "discarder" in case else (h.seat + t.n_players - 1) % t.n_players
+    h.discarder = h.context[t.ctx_discarder] if discarder_given else (h.seat + t.n_players - 1) % t.n_players
     return h.discarder != h.seat
 
 
@@ -1501,34 +1536,40 @@ cdef class Checker:
         cdef int tiles[MAX_HAND]
         cdef int counts[MAX_TILES]
         cdef int reds[26]
-        cdef bint has_hand = False
-        cdef object hand_text = None, win_text = None, melds = (), options = {}, others = {}
+        cdef bint seat_given = False, discarder_given = False
+        cdef object hand_text = None, win_text = None, melds = None, options = None, others = None
+        cdef PyObject* name
+        cdef PyObject* value
+        cdef Py_ssize_t position = 0
         if type(case) is not dict:
             return False
         clear(t, h)
         memset(reds, 0, sizeof(reds))
-        for name, value in (<dict>case).items():
-            key = self.keys.get(name, -1)
+        while PyDict_Next(case, &position, &name, &value):
+            key = self.key_number(<object>name)
             if key < 0:
                 return False
             kind = t.key_kind[key]
             if kind == KEY_HAND:
-                has_hand = True
-                hand_text = value
+                hand_text = <object>value
             elif kind == KEY_WIN:
                 if with_win:
-                    win_text = value
+                    win_text = <object>value
             elif kind == KEY_MELDS:
-                melds = value
+                melds = <object>value
             elif kind == KEY_OPTIONS:
-                options = value
+                options = <object>value
             elif kind == KEY_OTHER_MELDS:
-                others = value
-            elif not read_context(t, key, value, h):
+                others = <object>value
+            elif not read_context(t, key, <object>value, h):
                 return False
-        if not has_hand or type(hand_text) is not str:
+            else:
+                seat_given = seat_given or t.key_slot[key] == t.ctx_seat and kind == KEY_SEAT
+                discarder_given = discarder_given or t.key_slot[key] == t.ctx_discarder and kind == KEY_SEAT
+        if type(hand_text) is not str:
             return False
-        choose_sets(t, h)
+        if t.n_hand_sets:
+            choose_sets(t, h)
         n = parse(t, hand_text, False, tiles, t.hand_size - 1, reds)
         if n < 0:
             return False
@@ -1538,27 +1579,44 @@ cdef class Checker:
             if type(win_text) is not str or parse(t, win_text, False, tiles, 1, reds) != 1:
                 return False
             h.win = tiles[0]
-        if not read_melds(t, self.meld_kinds, melds, h, reds) or not read_options(t, self.options, self.texts,
-                                                                                   options, h):
+        if melds is not None and not read_melds(t, self.meld_kinds, melds, h, reds):
             return False
-        for k in range(26):
-            if reds[k] > t.red_copies:
-                return False
-            h.red += reds[k]
-        memcpy(counts, h.counts, sizeof(counts))
+        if options is not None and not read_options(t, self.options, self.texts, options, h):
+            return False
+        if self.red_fives:
+            for k in range(26):
+                if reds[k] > t.red_copies:
+                    return False
+                h.red += reds[k]
+        memcpy(counts, h.counts, t.n_tiles * sizeof(int))
         if h.win >= 0:
             counts[h.win] += 1
         for k in range(h.n_melds):
             for tile in range(h.melds[k].size):
                 counts[h.melds[k].tiles[tile]] += 1
-        if not read_other_melds(t, self.meld_kinds, others, h, counts):
+        if others is not None and not read_other_melds(t, self.meld_kinds, others, h, counts):
             return False
         for tile in range(t.n_tiles):
             if counts[tile] > t.tile_copies[tile]:
                 return False
         if n != t.hand_size - 1 - 3 * h.n_sets:
             return False
-        return read_seats(t, case, h) and not self.forward_to_read_case(h)
+        return read_seats(t, seat_given, discarder_given, h) and not self.forward_to_read_case(h)
+
+    cdef int key_number(self, object name) except -2:
+        """The number of a case key, -1 for a key the spec does not know. The key objects of cases are mostly
+        the same few interned strings: they are looked up once, then found by address (a reference is
+        kept, so no other object can take that address)."""
+        cdef size_t slot = (<size_t><PyObject*>name >> 4) & (KEY_CACHE - 1)
+        cdef int key
+        if self.key_objects[slot] == <PyObject*>name:
+            return self.key_numbers[slot]
+        key = self.keys.get(name, -1)
+        if type(name) is str and key >= 0 and self.key_objects[slot] == NULL:
+            self.cached_keys.append(name)
+            self.key_objects[slot] = <PyObject*>name
+            self.key_numbers[slot] = key
+        return key
 
     cdef bint forward_to_read_case(self, const Hand* h) except -1:
         """A case the fast reader has read but dsl.case.read_case must judge: flags that contradict the rest
@@ -1584,6 +1642,8 @@ cdef class Checker:
 
     def link(self):
         """Called by the checker module once it has filled the tables."""
+        self.cached_keys = []
+        self.red_fives = any(self.t.red_five[letter] >= 0 for letter in range(26))
         self.fan_results = [{"name": self.fan_names[fan], "en": self.fan_english[fan],
                              "value": self.t.fan_amount[fan], "count": count}
                             for fan in range(self.t.n_fans) for count in range(RESULT_COUNTS)]
@@ -1625,9 +1685,9 @@ cdef class Checker:
                 h.context[slot] = value
             elif t.key_kind[key] == KEY_WIND:
                 if slot == t.ctx_seat_wind:
-                    h.seat_wind = WINDS[value]
+                    h.seat_wind = wind_number(value)
                 else:
-                    h.round_wind = WINDS[value]
+                    h.round_wind = wind_number(value)
             elif t.key_kind[key] == KEY_TILES and not read_indicators(t, value, key, h):
                 return False
             elif t.key_kind[key] == KEY_SEATS:
