@@ -339,11 +339,13 @@ cdef struct Ctx:
     int n_decompositions
     int first_unmet
     bint found
-    # the decomposition being scored: occurrences, values and counted occurrences of each fan
+    # the decomposition being scored: occurrences, values and counted occurrences of each fan (n, v and cnt
+    # take turns with best_n, best_v and best_cnt in fan_store: keeping a better decomposition swaps them)
     Decomposition d
-    long long n[MAX_FANS]
-    long long v[MAX_FANS]
-    long long cnt[MAX_FANS]
+    long long* n
+    long long* v
+    long long* cnt
+    long long fan_store[6][MAX_FANS]
     long long total
     long long counted_fans
     long long rank
@@ -351,9 +353,9 @@ cdef struct Ctx:
     # the best decomposition so far
     bint have_best
     Decomposition best_d
-    long long best_n[MAX_FANS]
-    long long best_v[MAX_FANS]
-    long long best_cnt[MAX_FANS]
+    long long* best_n
+    long long* best_v
+    long long* best_cnt
     long long best_total
     long long best_rank
     long long best_scores[MAX_SCORES]

@@ -446,8 +446,15 @@ cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noe
     c.substituted = 0
     c.waits[0] = -1
     c.waits[1] = -1
-    if mode == SEARCH_BEST:
+    c.n = c.fan_store[0]
+    c.v = c.fan_store[1]
+    c.cnt = c.fan_store[2]
+    c.best_n = c.fan_store[3]
+    c.best_v = c.fan_store[4]
+    c.best_cnt = c.fan_store[5]
+    if mode == SEARCH_BEST:  # fixed values in both: value_fans sets the computed ones of the fans that occur
         memcpy(c.v, t.fan_amount, t.n_fans * sizeof(long long))
+        memcpy(c.best_v, t.fan_amount, t.n_fans * sizeof(long long))
     set_win(c, win)
 
 
@@ -479,20 +486,48 @@ cdef void unset_win(Ctx* c) noexcept:
         c.held_tiles &= ~(1ULL << win)
 
 
+cdef unsigned long long completing(const Tables* t, const Hand* h, unsigned long long held) noexcept:
+    """The tiles of ALWAYS_NEAR that may complete this hand as a special shape (held: the concealed tiles).
+    Thirteen orphans needs every tile an orphan, honors and knitted tiles every tile a different one, both
+    without melds; a knitted straight needs eight of its nine tiles held."""
+    cdef unsigned long long tiles = 0, orphans = 0
+    cdef int k, number
+    for k in range(t.n_shapes):
+        if t.shapes[k] == T_thirteen_orphans and h.n_melds == 0:
+            for number in range(t.n_orphans):
+                orphans |= 1ULL << t.orphans[number]
+            if held & ~orphans == 0:
+                tiles |= orphans
+        elif t.shapes[k] == T_honors_and_knitted and h.n_melds == 0:
+            for number in range(t.n_tiles):
+                if h.counts[number] > 1:
+                    break
+            else:
+                tiles |= t.always_near
+        elif t.shapes[k] == T_knitted_straight and h.n_melds <= 1:
+            for number in range(t.n_knitted):
+                if popcount(t.knitted[number] & held) >= 8:
+                    tiles |= t.knitted[number]
+    return tiles & t.always_near
+
+
 cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bint* inexact) noexcept:
     """Tiles that complete the hand and meet every requirement (Interpreter._waits), into out unless NULL;
     returns how many. With any_copy, a tile whose every copy is held counts too (a wait of the shape)."""
     cdef Ctx trial
     cdef int before[MAX_TILES]
     cdef int tile, k, n = 0
-    cdef unsigned long long near = t.always_near  # the tiles worth trying: the others complete nothing
+    cdef unsigned long long near = 0  # the tiles worth trying: the others complete nothing
+    cdef unsigned long long held = 0
     prepare(&trial, t, h, -1, SEARCH_ANY)
-    if h.wild or t.loose:
-        near = t.all_tiles  # a wild, or a loose reading, can take any tile
     memcpy(before, h.counts, t.n_tiles * sizeof(int))
     for tile in range(t.n_tiles):
         if h.counts[tile]:
             near |= t.near[tile]
+            held |= 1ULL << tile
+    near |= completing(t, h, held)
+    if h.wild or t.loose:
+        near = t.all_tiles  # a wild, or a loose reading, can take any tile
     for k in range(h.n_melds):
         for tile in range(h.melds[k].size):
             before[h.melds[k].tiles[tile]] += 1
@@ -1059,7 +1094,7 @@ cdef int wait_of(const Tables* t, const Group* g, int win) noexcept:
 cdef bint visit(Ctx* c) noexcept:
     """One decomposition with its winning tile placed; True stops the search."""
     cdef const Tables* t = c.t
-    cdef int unmet, fans = t.n_fans
+    cdef int unmet
     c.n_decompositions += 1
     if t.extended:
         read_tiles(c)
@@ -1090,9 +1125,9 @@ cdef bint visit(Ctx* c) noexcept:
         c.best_total = c.total
         c.best_rank = c.rank
         keep_decomposition(&c.best_d, &c.d)
-        memcpy(c.best_n, c.n, fans * sizeof(long long))
-        memcpy(c.best_v, c.v, fans * sizeof(long long))
-        memcpy(c.best_cnt, c.cnt, fans * sizeof(long long))
+        swap(&c.n, &c.best_n)
+        swap(&c.v, &c.best_v)
+        swap(&c.cnt, &c.best_cnt)
         memcpy(c.best_scores, c.scores, t.n_scores * sizeof(long long))
         if t.extended:
             memcpy(c.best_held, c.held, sizeof(c.held))
@@ -1100,6 +1135,12 @@ cdef bint visit(Ctx* c) noexcept:
             c.best_suits = c.suits
             c.best_substituted = c.substituted
     return False
+
+
+cdef inline void swap(long long** a, long long** b) noexcept:
+    cdef long long* kept = a[0]
+    a[0] = b[0]
+    b[0] = kept
 
 
 cdef inline void keep_decomposition(Decomposition* to, const Decomposition* d) noexcept:
@@ -1180,23 +1221,24 @@ cdef long long resolve(const Tables* t, const long long* n, const long long* v, 
 cdef long long fans_counted(const Ctx* c) noexcept:
     """`counted_fans`: how many hand fans count after exclusions, those the minimum excludes aside."""
     cdef long long n = 0
-    cdef int i, k
-    cdef bint excluded
+    cdef int i, k, j, fan
     for i in range(c.t.hand_fans):
-        excluded = False
-        for k in range(c.t.n_minimum_excluded):
-            excluded = excluded or c.t.minimum_excluded[k] == i
-        if c.cnt[i] > 0 and not excluded:
-            n += 1
+        n += c.cnt[i] > 0
+    for k in range(c.t.n_minimum_excluded):
+        fan = c.t.minimum_excluded[k]
+        for j in range(k):  # each excluded fan once
+            if c.t.minimum_excluded[j] == fan:
+                break
+        else:
+            n -= fan < c.t.hand_fans and c.cnt[fan] > 0
     return n
 
 
 cdef void restore_best(Ctx* c) noexcept:
-    cdef int fans = c.t.n_fans
     keep_decomposition(&c.d, &c.best_d)
-    memcpy(c.n, c.best_n, fans * sizeof(long long))
-    memcpy(c.v, c.best_v, fans * sizeof(long long))
-    memcpy(c.cnt, c.best_cnt, fans * sizeof(long long))
+    c.n = c.best_n
+    c.v = c.best_v
+    c.cnt = c.best_cnt
     c.total = c.best_total
     if c.t.extended:
         memcpy(c.held, c.best_held, sizeof(c.held))
@@ -1471,7 +1513,7 @@ cdef void share(Ctx* c, int loser) noexcept:
     cdef const Tables* t = c.t
     cdef long long* n = c.share_n[loser]
     cdef long long* v = c.share_v[loser]
-    memcpy(v, t.fan_amount, t.n_fans * sizeof(long long))
+    memcpy(v + t.hand_fans, t.fan_amount + t.hand_fans, (t.n_fans - t.hand_fans) * sizeof(long long))
     t.loser_fans(c, loser, n, v)
     c.share_total[loser] = resolve(t, n, v, c.share_cnt[loser], t.hand_fans, t.n_fans, &c.inexact)
 
