@@ -823,53 +823,83 @@ NO_SHAPE = 'the tiles do not form a winning shape (thirteen orphans, honors and 
 
 cdef long long let_0(Ctx* c) noexcept:
     # let 明杠数 = count(kongs, exposed)
-    return count_00_kongs(c)
+    if c.let_stamp[0] != c.stamp:  # computed once per decomposition
+        c.let_value[0] = count_00_kongs(c)
+        c.let_stamp[0] = c.stamp
+    return c.let_value[0]
 
 
 cdef long long let_1(Ctx* c) noexcept:
     # let 暗杠数 = count(kongs, concealed)
-    return count_01_kongs(c)
+    if c.let_stamp[1] != c.stamp:  # computed once per decomposition
+        c.let_value[1] = count_01_kongs(c)
+        c.let_stamp[1] = c.stamp
+    return c.let_value[1]
 
 
 cdef long long let_2(Ctx* c) noexcept:
     # let 暗刻数 = count(pungs, concealed)
-    return count_02_pungs(c)
+    if c.let_stamp[2] != c.stamp:  # computed once per decomposition
+        c.let_value[2] = count_02_pungs(c)
+        c.let_stamp[2] = c.stamp
+    return c.let_value[2]
 
 
 cdef long long let_3(Ctx* c) noexcept:
     # let 面子和 = shape == standard
-    return (c.d.shape == T_standard)
+    if c.let_stamp[3] != c.stamp:  # computed once per decomposition
+        c.let_value[3] = (c.d.shape == T_standard)
+        c.let_stamp[3] = c.stamp
+    return c.let_value[3]
 
 
 cdef long long let_4(Ctx* c) noexcept:
     # let 常规和 = shape == standard or shape == knitted_straight
-    return ((c.d.shape == T_standard) or (c.d.shape == T_knitted_straight))
+    if c.let_stamp[4] != c.stamp:  # computed once per decomposition
+        c.let_value[4] = ((c.d.shape == T_standard) or (c.d.shape == T_knitted_straight))
+        c.let_stamp[4] = c.stamp
+    return c.let_value[4]
 
 
 cdef long long let_5(Ctx* c) noexcept:
     # let 七对和 = shape == seven_pairs
-    return (c.d.shape == T_seven_pairs)
+    if c.let_stamp[5] != c.stamp:  # computed once per decomposition
+        c.let_value[5] = (c.d.shape == T_seven_pairs)
+        c.let_stamp[5] = c.stamp
+    return c.let_value[5]
 
 
 cdef long long let_6(Ctx* c) noexcept:
     # let 一色 = suits == 1 and not any(tiles, 字)
-    return ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0)))
+    if c.let_stamp[6] != c.stamp:  # computed once per decomposition
+        c.let_value[6] = ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0)))
+        c.let_stamp[6] = c.stamp
+    return c.let_value[6]
 
 
 cdef long long let_7(Ctx* c) noexcept:
     # let 独听 = (shape_waits == 1 and not (count(sets, exposed and declared) == 4 and not self_drawn) and count(kongs) < 4)
-    return ((not ((count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn]))) and (count_04_kongs(c) < 4)
-            and (hand_waits(c, True) == 1))
+    if c.let_stamp[7] != c.stamp:  # computed once per decomposition
+        c.let_value[7] = ((not ((count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn])))
+                          and (count_04_kongs(c) < 4) and (hand_waits(c, True) == 1))
+        c.let_stamp[7] = c.stamp
+    return c.let_value[7]
 
 
 cdef long long let_8(Ctx* c) noexcept:
     # let 边张牌 = any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
-    return any_05_chows(c)
+    if c.let_stamp[8] != c.stamp:  # computed once per decomposition
+        c.let_value[8] = any_05_chows(c)
+        c.let_stamp[8] = c.stamp
+    return c.let_value[8]
 
 
 cdef long long let_9(Ctx* c) noexcept:
     # let 嵌张牌 = any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
-    return any_06_chows(c)
+    if c.let_stamp[9] != c.stamp:  # computed once per decomposition
+        c.let_value[9] = any_06_chows(c)
+        c.let_stamp[9] = c.stamp
+    return c.let_value[9]
 
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 

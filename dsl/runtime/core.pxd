@@ -41,6 +41,7 @@ cdef enum:
     MAX_MELD_KINDS = 32
     MAX_SHAPES = 6
     MAX_KNITTED = 6
+    MAX_LETS = 64  # top-level `let`s, each computed once per decomposition
     KEY_CACHE = 64  # slots of a checker's cache of case keys (a power of two)
     RESULT_COUNTS = 8  # a fan's result dict is made once per count below this (at its fixed value)
 
@@ -321,6 +322,9 @@ cdef struct Ctx:
     int suits
     bint opened
     long long waits[2]  # `waits`, `shape_waits`: -1 until an expression reads them
+    unsigned int stamp  # changes with each decomposition scored: a `let` computed under another stamp is stale
+    unsigned int let_stamp[MAX_LETS]
+    long long let_value[MAX_LETS]
     # wilds: the counts left once some wild tiles are set apart as wilds, how many, the tiles they may
     # stand for; what the reading being scored substitutes
     int split[MAX_TILES]

@@ -446,6 +446,8 @@ cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noe
     c.substituted = 0
     c.waits[0] = -1
     c.waits[1] = -1
+    c.stamp = 1
+    memset(c.let_stamp, 0, sizeof(c.let_stamp))
     c.n = c.fan_store[0]
     c.v = c.fan_store[1]
     c.cnt = c.fan_store[2]
@@ -1096,6 +1098,7 @@ cdef bint visit(Ctx* c) noexcept:
     cdef const Tables* t = c.t
     cdef int unmet
     c.n_decompositions += 1
+    c.stamp += 1
     if t.extended:
         read_tiles(c)
     if t.requirements_read_fans:
@@ -1109,14 +1112,18 @@ cdef bint visit(Ctx* c) noexcept:
             c.first_unmet = unmet
         return False
     if not t.requirements_read_fans:
+        c.stamp += 1  # a `let` the requirements read may read fans: counted only now
         t.count_fans(c)
     t.value_fans(c)
     c.total = resolve(t, c.n, c.v, c.cnt, 0, t.hand_fans, &c.inexact)
+    c.stamp += 1  # a `let` may read the total and what counts: known only now
     if t.late_fans:
         c.counted_fans = fans_counted(c)
         c.total = plus(c, c.total, t.score_late_fans(c))
+        c.stamp += 1
     if t.has_supersede:
         c.total = supersede(c)
+        c.stamp += 1
     if t.score_reading != NULL:
         t.score_reading(c)
     c.rank = c.scores[t.rank_score] if t.rank_score >= 0 else c.total
@@ -1236,6 +1243,7 @@ cdef long long fans_counted(const Ctx* c) noexcept:
 
 cdef void restore_best(Ctx* c) noexcept:
     keep_decomposition(&c.d, &c.best_d)
+    c.stamp += 1
     c.n = c.best_n
     c.v = c.best_v
     c.cnt = c.best_cnt
@@ -1795,19 +1803,20 @@ cdef class Checker:
     cdef list fans_of(self, const long long* v, const long long* cnt, int first, int last):
         """The counted fans first..last-1 as result objects, in declaration order."""
         cdef const int* by_order = self.t.by_order
+        cdef int counted[MAX_FANS]
         cdef int k, i, n = 0
         for k in range(self.t.n_fans):
             i = by_order[k]
-            n += first <= i < last and cnt[i] > 0
-        cdef list fans = PyList_New(n)
-        n = 0
-        for k in range(self.t.n_fans):
-            i = by_order[k]
-            if first <= i < last and cnt[i] > 0:
-                fan = self.fan_result(i, v[i], cnt[i])
-                Py_INCREF(fan)
-                PyList_SET_ITEM(fans, n, fan)
+            if cnt[i] > 0 and first <= i < last:
+                counted[n] = i
                 n += 1
+        cdef list fans = PyList_New(n)
+        cdef object fan
+        for k in range(n):
+            i = counted[k]
+            fan = self.fan_result(i, v[i], cnt[i])
+            Py_INCREF(fan)
+            PyList_SET_ITEM(fans, k, fan)
         return fans
 
     cdef dict fan_result(self, int fan, long long value, long long count):
@@ -1859,7 +1868,7 @@ cdef class Checker:
         if c.inexact:
             return None
         if paid:
-            result["payments"] = [c.payments[k] for k in range(self.t.n_players)]
+            result["payments"] = number_list(c.payments, self.t.n_players)
             if self.t.pot != NULL:
                 result["pot"] = self.t.pot(&c)
                 if c.inexact:
@@ -2013,6 +2022,17 @@ cdef class Checker:
             values.data.as_longlongs[used] = fan["value"]
             used += 1
         return used
+
+
+cdef list number_list(const long long* values, int n):
+    cdef list numbers = PyList_New(n)
+    cdef object number
+    cdef int k
+    for k in range(n):
+        number = values[k]
+        Py_INCREF(number)
+        PyList_SET_ITEM(numbers, k, number)
+    return numbers
 
 
 class Scores:
