@@ -427,17 +427,19 @@ cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noe
         if t.meld_shape[meld.kind] == SHAPE_KONG:
             c.konged |= 1ULL << meld.tiles[0]
         c.opened = c.opened or t.meld_opens[meld.kind]
-    c.n_concealed = 0
-    c.hand_tiles = 0
-    c.held_tiles = 0
-    c.suit_bits = 0
-    for tile in range(t.n_tiles):
-        c.n_concealed += c.counts[tile]
-        if c.counts[tile]:
-            c.hand_tiles |= 1ULL << tile
-        if c.held[tile]:
-            c.suit_bits |= t.suit_bit[tile]
-            c.held_tiles |= 1ULL << tile
+    cdef int n_concealed = 0
+    cdef unsigned long long hand_tiles = 0, held_tiles = 0, held_bit
+    cdef unsigned int suit_bits = 0
+    for tile in range(t.n_tiles):  # without branches: a hand holds few of the tiles
+        n_concealed += c.counts[tile]
+        hand_tiles |= (<unsigned long long>(c.counts[tile] != 0)) << tile
+        held_bit = c.held[tile] != 0
+        held_tiles |= held_bit << tile
+        suit_bits |= t.suit_bit[tile] & -(<unsigned int>held_bit)
+    c.n_concealed = n_concealed
+    c.hand_tiles = hand_tiles
+    c.held_tiles = held_tiles
+    c.suit_bits = suit_bits
     c.concealed_tiles = c.hand_tiles
     c.n_declared = h.n_melds
     c.free = t.all_tiles & ~t.flowers & ~h.wild  # what a wild may stand for
@@ -1199,16 +1201,18 @@ cdef long long resolve(const Tables* t, const long long* n, const long long* v, 
     cdef unsigned long long cut[MAX_MASK_WORDS]
     cdef int n_present = 0, i, j, k, fan, word
     cdef long long total = 0, amount
-    for i in range(first, last):
+    for i in range(first, last):  # without branches: most fans do not occur
         cnt[i] = 0
         remaining[i] = n[i]
-        if n[i] > 0:
-            j = n_present
-            while j > 0 and outranks(t, i, present[j - 1], v):
-                present[j] = present[j - 1]
-                j -= 1
-            present[j] = i
-            n_present += 1
+        present[n_present] = i
+        n_present += n[i] > 0
+    for k in range(1, n_present):  # an insertion sort, most valuable first
+        fan = present[k]
+        j = k
+        while j > 0 and outranks(t, fan, present[j - 1], v):
+            present[j] = present[j - 1]
+            j -= 1
+        present[j] = fan
     memset(cut, 0, sizeof(cut))
     for k in range(n_present):
         fan = present[k]
@@ -1805,11 +1809,10 @@ cdef class Checker:
         cdef const int* by_order = self.t.by_order
         cdef int counted[MAX_FANS]
         cdef int k, i, n = 0
-        for k in range(self.t.n_fans):
+        for k in range(self.t.n_fans):  # without branches: most fans do not count
             i = by_order[k]
-            if cnt[i] > 0 and first <= i < last:
-                counted[n] = i
-                n += 1
+            counted[n] = i
+            n += (cnt[i] > 0) & (first <= i) & (i < last)
         cdef list fans = PyList_New(n)
         cdef object fan
         for k in range(n):
