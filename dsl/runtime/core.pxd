@@ -42,7 +42,7 @@ cdef enum:
     MAX_SHAPES = 6
     MAX_KNITTED = 6
     MAX_LETS = 64  # top-level `let`s, each computed once per decomposition
-    KEY_CACHE = 64  # slots of a checker's cache of case keys (a power of two)
+    NAME_CACHE = 256  # slots of a NameCache (a power of two)
     RESULT_COUNTS = 8  # a fan's result dict is made once per count below this (at its fixed value)
 
 # Products, quotients, powers, sums and totals stay within +-2^53; beyond it the reference interpreter answers.
@@ -175,6 +175,13 @@ cdef struct Decomposition:
     int wait  # Text
     int n_groups
     Group groups[MAX_GROUPS]  # declared melds first, then the groups of the concealed tiles
+
+cdef struct NameCache:
+    # Names seen (by address) and their numbers: the keys and names of cases are mostly the same few interned
+    # strings, looked up once each, then found by address (a reference is kept, so no other object can take
+    # that address).
+    PyObject* names[NAME_CACHE]
+    int numbers[NAME_CACHE]
 
 cdef struct Loser:
     int seat
@@ -403,10 +410,12 @@ cdef class Checker:
     cdef tuple score_kinds
     cdef bint shares
     cdef object _reference
-    cdef PyObject* key_objects[KEY_CACHE]  # case keys seen, by address, and their key numbers
-    cdef int key_numbers[KEY_CACHE]
-    cdef list cached_keys  # holds the keys in key_objects
-    cdef bint red_fives
+    cdef NameCache key_cache  # case keys, option names and text option values seen
+    cdef NameCache option_cache
+    cdef NameCache text_cache
+    cdef list cached_names  # holds the names in the caches
+    cdef int n_red_suits  # the letters of the suits that have a red five
+    cdef int red_suits[26]
     cdef int slot_kong_replacement  # context slots of flags forward_to_read_case looks at, -1: none
     cdef int slot_robbing_kong
     cdef int slot_last_tile
@@ -415,7 +424,7 @@ cdef class Checker:
     cdef object score_hand(self, const Hand* h)
     cdef object evaluate_one(self, object case)
     cdef bint read(self, object case, Hand* h, bint with_win) except -1
-    cdef int key_number(self, object name) except -2
+    cdef bint read_options(self, object options, Hand* h) except -1
     cdef bint forward_to_read_case(self, const Hand* h) except -1
     cdef int context_slot(self, str name)
     cdef bint read_any(self, object case, Hand* h, bint with_win) except -1

@@ -275,23 +275,26 @@ cdef bint read_other_melds(const Tables* t, dict kinds, object others, Hand* h, 
     return True
 
 
-cdef bint read_options(const Tables* t, dict names, dict texts, object options, Hand* h) except -1:
-    cdef int slot
-    if type(options) is not dict:
-        return False
-    for name, value in (<dict>options).items():
-        slot = names.get(name, -1)
-        if slot < 0:
-            return False
-        if t.option_kind[slot] == OPTION_BOOL and type(value) is bool:
-            h.options[slot] = value
-        elif t.option_kind[slot] == OPTION_INT and type(value) is int and -LIMIT <= value <= LIMIT:
-            h.options[slot] = value
-        elif t.option_kind[slot] == OPTION_TEXT and type(value) is str and value in texts:
-            h.options[slot] = texts[value]
-        else:
-            return False
-    return True
+cdef int cached_number(NameCache* cache, dict numbers, list holder, object name) except -2:
+    """numbers.get(name, -1), by the name's address when it was seen before."""
+    cdef size_t address = <size_t><PyObject*>name
+    cdef size_t slot = ((address >> 4) ^ (address >> 12)) & (NAME_CACHE - 1)
+    cdef size_t other = slot ^ 1  # the second place a name may take
+    cdef int number
+    if cache.names[slot] == <PyObject*>name:
+        return cache.numbers[slot]
+    if cache.names[other] == <PyObject*>name:
+        return cache.numbers[other]
+    number = numbers.get(name, -1)
+    if type(name) is not str or number < 0:
+        return number
+    if cache.names[slot] != NULL:
+        slot = other
+    if cache.names[slot] == NULL:
+        holder.append(name)
+        cache.names[slot] = <PyObject*>name
+        cache.numbers[slot] = number
+    return number
 
 
 cdef bint read_indicators(const Tables* t, str text, int key, Hand* h) except -1:
@@ -1600,7 +1603,7 @@ cdef class Checker:
         clear(t, h)
         memset(reds, 0, sizeof(reds))
         while PyDict_Next(case, &position, &name, &value):
-            key = self.key_number(<object>name)
+            key = cached_number(&self.key_cache, self.keys, self.cached_names, <object>name)
             if key < 0:
                 return False
             kind = t.key_kind[key]
@@ -1635,13 +1638,12 @@ cdef class Checker:
             h.win = tiles[0]
         if melds is not None and not read_melds(t, self.meld_kinds, melds, h, reds):
             return False
-        if options is not None and not read_options(t, self.options, self.texts, options, h):
+        if options is not None and not self.read_options(options, h):
             return False
-        if self.red_fives:
-            for k in range(26):
-                if reds[k] > t.red_copies:
-                    return False
-                h.red += reds[k]
+        for k in range(self.n_red_suits):
+            if reds[self.red_suits[k]] > t.red_copies:
+                return False
+            h.red += reds[self.red_suits[k]]
         memcpy(counts, h.counts, t.n_tiles * sizeof(int))
         if h.win >= 0:
             counts[h.win] += 1
@@ -1657,20 +1659,33 @@ cdef class Checker:
             return False
         return read_seats(t, seat_given, discarder_given, h) and not self.forward_to_read_case(h)
 
-    cdef int key_number(self, object name) except -2:
-        """The number of a case key, -1 for a key the spec does not know. The key objects of cases are mostly
-        the same few interned strings: they are looked up once, then found by address (a reference is
-        kept, so no other object can take that address)."""
-        cdef size_t slot = (<size_t><PyObject*>name >> 4) & (KEY_CACHE - 1)
-        cdef int key
-        if self.key_objects[slot] == <PyObject*>name:
-            return self.key_numbers[slot]
-        key = self.keys.get(name, -1)
-        if type(name) is str and key >= 0 and self.key_objects[slot] == NULL:
-            self.cached_keys.append(name)
-            self.key_objects[slot] = <PyObject*>name
-            self.key_numbers[slot] = key
-        return key
+    cdef bint read_options(self, object options, Hand* h) except -1:
+        """The case's options, checked as dsl.case.read_case checks them."""
+        cdef const Tables* t = &self.t
+        cdef PyObject* name
+        cdef PyObject* value
+        cdef Py_ssize_t position = 0
+        cdef int slot, kind, text
+        if type(options) is not dict:
+            return False
+        while PyDict_Next(options, &position, &name, &value):
+            slot = cached_number(&self.option_cache, self.options, self.cached_names, <object>name)
+            if slot < 0:
+                return False
+            kind = t.option_kind[slot]
+            if kind == OPTION_BOOL and (<object>value is True or <object>value is False):
+                h.options[slot] = <object>value is True
+            elif kind == OPTION_INT:
+                if not read_number(<object>value, -LIMIT, LIMIT, &h.options[slot]):
+                    return False
+            elif kind == OPTION_TEXT and type(<object>value) is str:
+                text = cached_number(&self.text_cache, self.texts, self.cached_names, <object>value)
+                if text < 0:
+                    return False
+                h.options[slot] = text
+            else:
+                return False
+        return True
 
     cdef bint forward_to_read_case(self, const Hand* h) except -1:
         """A case the fast reader has read but dsl.case.read_case must judge: flags that contradict the rest
@@ -1696,8 +1711,12 @@ cdef class Checker:
 
     def link(self):
         """Called by the checker module once it has filled the tables."""
-        self.cached_keys = []
-        self.red_fives = any(self.t.red_five[letter] >= 0 for letter in range(26))
+        self.cached_names = []
+        self.n_red_suits = 0
+        for letter in range(26):
+            if self.t.red_five[letter] >= 0:
+                self.red_suits[self.n_red_suits] = letter
+                self.n_red_suits += 1
         self.fan_results = [{"name": self.fan_names[fan], "en": self.fan_english[fan],
                              "value": self.t.fan_amount[fan], "count": count}
                             for fan in range(self.t.n_fans) for count in range(RESULT_COUNTS)]
