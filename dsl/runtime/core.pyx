@@ -1723,6 +1723,12 @@ cdef class Checker:
         self.win_result = {"ok": True, "winning": True, "fans": None, "total": 0}
         for name in self.score_names:  # the scores follow in the spec's order
             self.win_result[name] = None
+        if self.t.has_settlement:  # then what the settlement adds
+            self.win_result["payments"] = None
+            if self.t.pot != NULL:
+                self.win_result["pot"] = None
+            if self.shares:
+                self.win_result["shares"] = None
         self.slot_kong_replacement = self.context_slot("kong_replacement")
         self.slot_robbing_kong = self.context_slot("robbing_kong")
         self.slot_last_tile = self.context_slot("last_tile")
@@ -1889,17 +1895,22 @@ cdef class Checker:
         paid = self.t.pay(&c)
         if c.inexact:
             return None
-        if paid:
-            result["payments"] = number_list(c.payments, self.t.n_players)
+        if not paid:  # no rule for this win: no payments
+            del result["payments"]
             if self.t.pot != NULL:
-                result["pot"] = self.t.pot(&c)
-                if c.inexact:
-                    return None
+                del result["pot"]
             if self.shares:
-                result["shares"] = [{"seat": c.losers[k].seat,
-                                     "fans": self.fans_of(c.share_v[k], c.share_cnt[k], self.t.hand_fans,
-                                                          self.t.n_fans),
-                                     "total": c.share_total[k]} for k in range(c.n_losers)]
+                del result["shares"]
+            return result
+        result["payments"] = number_list(c.payments, self.t.n_players)
+        if self.t.pot != NULL:
+            result["pot"] = self.t.pot(&c)
+            if c.inexact:
+                return None
+        if self.shares:
+            result["shares"] = [{"seat": c.losers[k].seat,
+                                 "fans": self.fans_of(c.share_v[k], c.share_cnt[k], self.t.hand_fans, self.t.n_fans),
+                                 "total": c.share_total[k]} for k in range(c.n_losers)]
         return result
 
     cdef object score_value(self, int k, long long value):
