@@ -297,6 +297,7 @@ cdef struct Tables:
     int n_scores
     int rank_score  # the `score:` result readings are ranked by, -1: the total
     bint late_fans
+    bint computed_values  # some hand fan's value is computed (else every value is its fan_amount)
     bint requirements_read_fans
     # the spec's rules
     HandStep count_fans

@@ -459,7 +459,10 @@ cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noe
     c.best_n = c.fan_store[3]
     c.best_v = c.fan_store[4]
     c.best_cnt = c.fan_store[5]
-    if mode == SEARCH_BEST:  # fixed values in both: value_fans sets the computed ones of the fans that occur
+    if not t.computed_values:  # every value is fixed: nothing writes them
+        c.v = <long long*>t.fan_amount
+        c.best_v = c.v
+    elif mode == SEARCH_BEST:  # fixed values in both: value_fans sets the computed ones of the fans that occur
         memcpy(c.v, t.fan_amount, t.n_fans * sizeof(long long))
         memcpy(c.best_v, t.fan_amount, t.n_fans * sizeof(long long))
     set_win(c, win)
