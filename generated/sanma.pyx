@@ -1943,6 +1943,7 @@ cdef void link(Tables* t) noexcept:
     t.n_scores = 6
     t.rank_score = 5
     t.late_fans = True
+    t.computed_values = True
     t.requirements_read_fans = False
     t.count_fans = count_fans
     t.value_fans = value_fans

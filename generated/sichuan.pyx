@@ -715,6 +715,7 @@ cdef void link(Tables* t) noexcept:
     t.n_scores = 0
     t.rank_score = -1
     t.late_fans = False
+    t.computed_values = False
     t.requirements_read_fans = False
     t.count_fans = count_fans
     t.value_fans = value_fans

@@ -1177,6 +1177,7 @@ cdef void link(Tables* t) noexcept:
     t.n_scores = 2
     t.rank_score = 1
     t.late_fans = False
+    t.computed_values = False
     t.requirements_read_fans = True
     t.count_fans = count_fans
     t.value_fans = value_fans

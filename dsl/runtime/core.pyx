@@ -496,29 +496,57 @@ cdef void unset_win(Ctx* c) noexcept:
         c.held_tiles &= ~(1ULL << win)
 
 
-cdef unsigned long long completing(const Tables* t, const Hand* h, unsigned long long held) noexcept:
-    """The tiles of ALWAYS_NEAR that may complete this hand as a special shape (held: the concealed tiles).
-    Thirteen orphans needs every tile an orphan, honors and knitted tiles every tile a different one, both
-    without melds; a knitted straight needs eight of its nine tiles held."""
-    cdef unsigned long long tiles = 0, orphans = 0
-    cdef int k, number
-    for k in range(t.n_shapes):
-        if t.shapes[k] == T_thirteen_orphans and h.n_melds == 0:
-            for number in range(t.n_orphans):
-                orphans |= 1ULL << t.orphans[number]
-            if held & ~orphans == 0:
-                tiles |= orphans
-        elif t.shapes[k] == T_honors_and_knitted and h.n_melds == 0:
-            for number in range(t.n_tiles):
-                if h.counts[number] > 1:
+cdef unsigned long long completing(const Tables* t, const Hand* h, unsigned long long held,
+                                  unsigned long long near) noexcept:
+    """The tiles that may complete this hand (held: its concealed tiles, near: every tile within two ranks of
+    one of them): a superset of its waits, so that the others need no search.
+
+    Sets and a pair: every run of tiles chows connect (a numbered suit; an honor alone) then holds 0 or 2 tiles
+    modulo 3, one of them 2: the winning tile goes to the run at 1, or to one of two runs at 2. Seven pairs:
+    a tile held an odd number of times. Thirteen orphans: an orphan, every tile held one. Honors and knitted
+    tiles: a special tile, no tile held twice. A knitted straight: with eight of its tiles held, its ninth,
+    or any near tile for the set and the pair beside it."""
+    cdef unsigned long long tiles = 0, orphans = 0, run_tiles[MAX_TILES]
+    cdef int run_count[MAX_TILES]
+    cdef int k, number, runs = 0, at_one = 0, at_two = 0
+    for k in range(t.n_tiles):  # the runs: a tile joins the run before it when a chow holds both
+        if k == 0 or not (t.chow_start[k - 1] or (k >= 2 and t.chow_start[k - 2])):
+            run_tiles[runs] = 0
+            run_count[runs] = 0
+            runs += 1
+        run_tiles[runs - 1] |= 1ULL << k
+        run_count[runs - 1] += h.counts[k]
+    for k in range(runs):
+        at_one += run_count[k] % 3 == 1
+        at_two += run_count[k] % 3 == 2
+    for number in range(t.n_shapes):
+        if t.shapes[number] == T_standard:
+            for k in range(runs):
+                if (run_count[k] % 3 == 1 and at_one == 1 and at_two == 0) \
+                        or (run_count[k] % 3 == 2 and at_one == 0 and at_two == 2):
+                    tiles |= run_tiles[k] & near
+        elif t.shapes[number] == T_seven_pairs:
+            for k in range(t.n_tiles):
+                if h.counts[k] % 2:
+                    tiles |= 1ULL << k
+        elif t.shapes[number] == T_thirteen_orphans:
+            for k in range(t.n_orphans):
+                orphans |= 1ULL << t.orphans[k]
+            if h.n_melds == 0 and held & ~orphans == 0:
+                tiles |= orphans & t.always_near
+        elif t.shapes[number] == T_honors_and_knitted:
+            for k in range(t.n_tiles):
+                if h.counts[k] > 1 or h.n_melds:
                     break
             else:
                 tiles |= t.always_near
-        elif t.shapes[k] == T_knitted_straight and h.n_melds <= 1:
-            for number in range(t.n_knitted):
-                if popcount(t.knitted[number] & held) >= 8:
-                    tiles |= t.knitted[number]
-    return tiles & t.always_near
+        elif t.shapes[number] == T_knitted_straight:
+            for k in range(t.n_knitted):
+                if h.n_melds <= 1 and popcount(t.knitted[k] & held) >= 8:
+                    tiles |= (t.knitted[k] & t.always_near) | near
+        else:  # a loose reading: any tile
+            tiles |= t.all_tiles
+    return tiles
 
 
 cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bint* inexact) noexcept:
@@ -535,7 +563,7 @@ cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bin
         if h.counts[tile]:
             near |= t.near[tile]
             held |= 1ULL << tile
-    near |= completing(t, h, held)
+    near = completing(t, h, held, near)
     if h.wild or t.loose:
         near = t.all_tiles  # a wild, or a loose reading, can take any tile
     for k in range(h.n_melds):
