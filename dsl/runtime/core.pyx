@@ -2025,16 +2025,15 @@ cdef class Checker:
                 status.data.as_schars[i] = won
                 totals.data.as_longlongs[i] = c.total if c.have_best else 0
                 if c.have_best:
-                    carray.resize_smart(fans, used + t.hand_fans)
-                    carray.resize_smart(counts, used + t.hand_fans)
-                    carray.resize_smart(values, used + t.hand_fans)
-                    for k in range(t.n_fans):
+                    carray.resize_smart(fans, used + t.hand_fans + 1)  # room for one write past the last fan
+                    carray.resize_smart(counts, used + t.hand_fans + 1)
+                    carray.resize_smart(values, used + t.hand_fans + 1)
+                    for k in range(t.n_fans):  # without branches: most fans do not count
                         fan = t.by_order[k]
-                        if fan < t.hand_fans and c.cnt[fan] > 0:
-                            fans.data.as_shorts[used] = fan
-                            counts.data.as_longlongs[used] = c.cnt[fan]
-                            values.data.as_longlongs[used] = c.v[fan]
-                            used += 1
+                        fans.data.as_shorts[used] = fan
+                        counts.data.as_longlongs[used] = c.cnt[fan]
+                        values.data.as_longlongs[used] = c.v[fan]
+                        used += (fan < t.hand_fans) & (c.cnt[fan] > 0)
             else:  # unusual input or arithmetic: the full path, then its result in compact form
                 used = self.compact(self.evaluate_one(case), i, status, totals, fans, counts, values, used)
             i += 1
