@@ -916,6 +916,8 @@ cdef long long count_00_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG and (not g.concealed):
@@ -928,6 +930,8 @@ cdef long long count_01_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG and g.concealed:
@@ -940,6 +944,8 @@ cdef long long count_02_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and g.concealed:
@@ -952,6 +958,8 @@ cdef long long count_03_sets(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (~((1ULL << PAIR) | (1ULL << SINGLE) | (1ULL << KNITTED) | (1ULL << WILD))):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if is_set(g) and ((not g.concealed) and g.declared):
@@ -964,6 +972,8 @@ cdef long long count_04_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG:
@@ -975,6 +985,8 @@ cdef bint any_05_chows(Ctx* c) noexcept:
     # any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c, c.win))
@@ -988,6 +1000,8 @@ cdef bint any_06_chows(Ctx* c) noexcept:
     # any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c, c.win))
@@ -1177,6 +1191,8 @@ cdef bint any_21_pairs(Ctx* c) noexcept:
     # any(pairs, 风牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_10) == 0):
@@ -1188,6 +1204,8 @@ cdef bint any_22_pairs(Ctx* c) noexcept:
     # any(pairs, 箭牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_11) == 0):
@@ -1200,6 +1218,8 @@ cdef long long count_23_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and (TILE_RANK[g.tile] == 1):
@@ -1212,6 +1232,8 @@ cdef long long count_24_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and (TILE_RANK[g.tile] == 7):
@@ -1271,6 +1293,8 @@ cdef long long count_29_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((TILE_RANK[g.tile] == 1) and (TILE_SUIT[g.tile] != suit_of(c, pair_tile(c)))):
@@ -1283,6 +1307,8 @@ cdef long long count_30_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((TILE_RANK[g.tile] == 7) and (TILE_SUIT[g.tile] != suit_of(c, pair_tile(c)))):
@@ -1369,6 +1395,8 @@ cdef long long count_37_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
@@ -1418,6 +1446,8 @@ cdef long long count_41_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
@@ -1430,6 +1460,8 @@ cdef bint any_42_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.round_wind)):
@@ -1442,6 +1474,8 @@ cdef bint any_43_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.seat_wind)):
@@ -1454,6 +1488,8 @@ cdef long long count_44_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW:
@@ -1466,6 +1502,8 @@ cdef long long count_45_sets(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (~((1ULL << PAIR) | (1ULL << SINGLE) | (1ULL << KNITTED) | (1ULL << WILD))):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if is_set(g):
@@ -1477,6 +1515,8 @@ cdef bint any_46_pairs(Ctx* c) noexcept:
     # any(pairs, numbered)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~NUMBERED) == 0):
@@ -1502,6 +1542,8 @@ cdef long long count_48_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~NUMBERED) == 0) and ((g.tiles & ~TILESET_9) == 0)):
@@ -1514,6 +1556,8 @@ cdef long long count_49_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILESET_10) == 0)
@@ -1527,6 +1571,8 @@ cdef bint any_50_pairs(Ctx* c) noexcept:
     # any(pairs, tile == win)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and (g.tile == c.win):

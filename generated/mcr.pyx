@@ -909,6 +909,8 @@ cdef long long count_00_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG and (not g.concealed):
@@ -921,6 +923,8 @@ cdef long long count_01_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG and g.concealed:
@@ -933,6 +937,8 @@ cdef long long count_02_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and g.concealed:
@@ -945,6 +951,8 @@ cdef long long count_03_sets(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (~((1ULL << PAIR) | (1ULL << SINGLE) | (1ULL << KNITTED) | (1ULL << WILD))):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if is_set(g) and ((not g.concealed) and g.declared):
@@ -957,6 +965,8 @@ cdef long long count_04_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG:
@@ -968,6 +978,8 @@ cdef bint any_05_chows(Ctx* c) noexcept:
     # any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c, c.win))
@@ -981,6 +993,8 @@ cdef bint any_06_chows(Ctx* c) noexcept:
     # any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c, c.win))
@@ -1170,6 +1184,8 @@ cdef bint any_21_pairs(Ctx* c) noexcept:
     # any(pairs, 风牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_10) == 0):
@@ -1181,6 +1197,8 @@ cdef bint any_22_pairs(Ctx* c) noexcept:
     # any(pairs, 箭牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_11) == 0):
@@ -1193,6 +1211,8 @@ cdef long long count_23_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and (TILE_RANK[g.tile] == 1):
@@ -1205,6 +1225,8 @@ cdef long long count_24_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and (TILE_RANK[g.tile] == 7):
@@ -1264,6 +1286,8 @@ cdef long long count_29_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((TILE_RANK[g.tile] == 1) and (TILE_SUIT[g.tile] != suit_of(c, pair_tile(c)))):
@@ -1276,6 +1300,8 @@ cdef long long count_30_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((TILE_RANK[g.tile] == 7) and (TILE_SUIT[g.tile] != suit_of(c, pair_tile(c)))):
@@ -1362,6 +1388,8 @@ cdef long long count_37_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
@@ -1411,6 +1439,8 @@ cdef long long count_41_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
@@ -1423,6 +1453,8 @@ cdef bint any_42_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.round_wind)):
@@ -1435,6 +1467,8 @@ cdef bint any_43_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.seat_wind)):
@@ -1447,6 +1481,8 @@ cdef long long count_44_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW:
@@ -1459,6 +1495,8 @@ cdef long long count_45_sets(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (~((1ULL << PAIR) | (1ULL << SINGLE) | (1ULL << KNITTED) | (1ULL << WILD))):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if is_set(g):
@@ -1470,6 +1508,8 @@ cdef bint any_46_pairs(Ctx* c) noexcept:
     # any(pairs, numbered)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~NUMBERED) == 0):
@@ -1495,6 +1535,8 @@ cdef long long count_48_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~NUMBERED) == 0) and ((g.tiles & ~TILESET_9) == 0)):
@@ -1507,6 +1549,8 @@ cdef long long count_49_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILESET_10) == 0)
@@ -1520,6 +1564,8 @@ cdef bint any_50_pairs(Ctx* c) noexcept:
     # any(pairs, tile == win)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and (g.tile == c.win):

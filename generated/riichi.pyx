@@ -1077,6 +1077,8 @@ cdef long long sum_15_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
@@ -1089,6 +1091,8 @@ cdef bint any_16_pairs(Ctx* c) noexcept:
     # any(pairs, tile == win)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and (g.tile == c.win):
@@ -1101,6 +1105,8 @@ cdef long long count_17_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and g.concealed:
@@ -1113,6 +1119,8 @@ cdef long long count_18_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
@@ -1125,6 +1133,8 @@ cdef long long count_19_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_10) == 0):
@@ -1136,6 +1146,8 @@ cdef bint any_20_pairs(Ctx* c) noexcept:
     # any(pairs, 风牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_10) == 0):
@@ -1148,6 +1160,8 @@ cdef long long count_21_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG:
@@ -1160,6 +1174,8 @@ cdef long long count_22_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
@@ -1171,6 +1187,8 @@ cdef bint any_23_pungs(Ctx* c) noexcept:
     # any(pungs, 白牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_12) == 0):
@@ -1182,6 +1200,8 @@ cdef bint any_24_pungs(Ctx* c) noexcept:
     # any(pungs, 发牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_13) == 0):
@@ -1193,6 +1213,8 @@ cdef bint any_25_pungs(Ctx* c) noexcept:
     # any(pungs, 中牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_14) == 0):
@@ -1205,6 +1227,8 @@ cdef bint any_26_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.seat_wind)):
@@ -1217,6 +1241,8 @@ cdef bint any_27_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.round_wind)):
@@ -1229,6 +1255,8 @@ cdef long long count_28_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW:

@@ -427,6 +427,8 @@ cdef long long count_00_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW:

@@ -173,6 +173,7 @@ cdef struct Group:
 cdef struct Decomposition:
     int shape  # Text
     int wait  # Text
+    unsigned long long kinds  # bit k: some group is of GroupKind k (a count over pungs with none is 0 at once)
     int n_groups
     Group groups[MAX_GROUPS]  # declared melds first, then the groups of the concealed tiles
 

@@ -1061,8 +1061,12 @@ cdef bint place_win(Ctx* c) noexcept:
     cdef Group* g
     cdef bint stop, seen
     c.d.n_groups = c.n_declared + c.n_stack
+    c.d.kinds = 0
+    for k in range(c.n_declared):
+        c.d.kinds |= 1ULL << c.d.groups[k].kind
     for k in range(c.n_stack):
         hand_group(c.t, &c.d.groups[c.n_declared + k], c.stack_kind[k], c.stack_tile[k], c.stack_mask[k])
+        c.d.kinds |= 1ULL << c.stack_kind[k]
     for k in range(c.n_stack):
         g = &c.d.groups[c.n_declared + k]
         if c.joker_win:  # a wild winning tile sits in a group of wilds (a loose wild of its own kind)
@@ -1191,6 +1195,7 @@ cdef inline void keep_decomposition(Decomposition* to, const Decomposition* d) n
     """Copy a decomposition, only as many groups as it has (the struct has room for many more)."""
     to.shape = d.shape
     to.wait = d.wait
+    to.kinds = d.kinds
     to.n_groups = d.n_groups
     memcpy(to.groups, d.groups, d.n_groups * sizeof(Group))
 
@@ -1451,6 +1456,8 @@ cdef void combine(Ctx* c, int source, FanOf fan_of, const int* pair_fans, int n_
     cdef int n = sorted_groups(c, source, sets)
     cdef int i, j, l, p, fan, rest, keep, limit, total = 0
     cdef unsigned long long related = 0
+    if n < 2:  # no combination (the caller has set the fans to 0)
+        return
     if n == 4:
         for i in range(4):
             combo[i] = sets[i]
