@@ -1870,13 +1870,19 @@ cdef class Checker:
 
     cdef list fans_of(self, const long long* v, const long long* cnt, int first, int last):
         """The counted fans first..last-1 as result objects, in declaration order."""
-        cdef const int* by_order = self.t.by_order
+        cdef const int* order = self.t.fan_order
         cdef int counted[MAX_FANS]
-        cdef int k, i, n = 0
-        for k in range(self.t.n_fans):  # without branches: most fans do not count
-            i = by_order[k]
+        cdef int k, i, j, n = 0
+        for i in range(first, last):  # without branches: most fans do not count
             counted[n] = i
-            n += (cnt[i] > 0) & (first <= i) & (i < last)
+            n += cnt[i] > 0
+        for k in range(1, n):  # the few that count in declaration order (a stable insertion sort)
+            i = counted[k]
+            j = k
+            while j > 0 and order[i] < order[counted[j - 1]]:
+                counted[j] = counted[j - 1]
+                j -= 1
+            counted[j] = i
         cdef list fans = PyList_New(n)
         cdef object fan
         for k in range(n):
