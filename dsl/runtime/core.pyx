@@ -758,16 +758,18 @@ cdef bint knitted_straight(Ctx* c, bint chows) noexcept:
     """A knitted straight (147 / 258 / 369 over three suits), then sets and a pair from the rest, the
     straights in order and the readings as found."""
     cdef const Tables* t = c.t
-    cdef int number, tile
+    cdef int number
+    cdef unsigned long long tiles
     if c.h.n_melds > 1:
         return False
     for number in range(t.n_knitted):
         if t.knitted[number] & ~c.concealed_tiles:
             continue
         memcpy(c.left, c.counts, t.n_tiles * sizeof(int))
-        for tile in range(t.n_tiles):
-            if has_tile(t.knitted[number], tile):
-                c.left[tile] -= 1
+        tiles = t.knitted[number]
+        while tiles:  # each tile of the straight, lowest first
+            c.left[lowest_tile(tiles)] -= 1
+            tiles &= tiles - 1
         c.n_stack = 0
         push(c, KNITTED, number, 0)
         c.stack_base = 1
@@ -779,7 +781,7 @@ cdef bint knitted_straight(Ctx* c, bint chows) noexcept:
 cdef bint honors_and_knitted(Ctx* c) noexcept:
     """Fourteen different tiles: numbered ones all from one knitted straight, and some honors."""
     cdef const Tables* t = c.t
-    cdef int tile, number
+    cdef int number
     cdef unsigned long long numbered = c.concealed_tiles & t.numbered, honors = c.concealed_tiles & ~t.numbered
     if c.h.n_melds != 0 or c.n_concealed != 14 or popcount(c.concealed_tiles) != 14 or honors == 0:
         return False  # fourteen tiles, all different
@@ -789,27 +791,32 @@ cdef bint honors_and_knitted(Ctx* c) noexcept:
     else:
         return False
     c.n_stack = 0
-    for tile in range(t.n_tiles):  # the numbered tiles, then the honors
-        if has_tile(numbered, tile):
-            push(c, SINGLE, tile, 0)
-    for tile in range(t.n_tiles):
-        if has_tile(honors, tile):
-            push(c, SINGLE, tile, 0)
+    while numbered:  # the numbered tiles, lowest first, then the honors
+        push(c, SINGLE, lowest_tile(numbered), 0)
+        numbered &= numbered - 1
+    while honors:
+        push(c, SINGLE, lowest_tile(honors), 0)
+        honors &= honors - 1
     return place_win(c)
 
 
 cdef bint seven_pairs(Ctx* c) noexcept:
     """Seven pairs: no melds, 14 tiles, every count even (four of a kind is two pairs)."""
     cdef int tile, k
+    cdef unsigned long long left = c.concealed_tiles
     if c.h.n_melds != 0 or c.n_concealed != 14:
         return False
-    for tile in range(c.t.n_tiles):
-        if c.counts[tile] % 2:
+    while left:  # the tiles held, lowest first
+        if c.counts[lowest_tile(left)] % 2:
             return False
+        left &= left - 1
     c.n_stack = 0
-    for tile in range(c.t.n_tiles):
+    left = c.concealed_tiles
+    while left:
+        tile = lowest_tile(left)
         for k in range(c.counts[tile] // 2):
             push(c, PAIR, tile, 0)
+        left &= left - 1
     return place_win(c)
 
 
