@@ -4,9 +4,10 @@ winning hands, in one run: pymahjonggb (C++) for 国标, riichienv (Rust) for ri
 
     python bench/bench.py [--hands 20000] [SPEC ...]
 
-Prints a Markdown table with the ratios, and the machine it ran on. The engines are bench-only
-dependencies (pip install pymahjonggb riichienv); each is given its own input format, converted beforehand,
-and timed on the hands it also scores as a win.
+Prints a Markdown table with the ratios, one with where the time of a compiled call goes (ns per hand:
+reading the case, search and scoring, building the result, the rest of the call), and the machine it ran
+on. The engines are bench-only dependencies (pip install pymahjonggb riichienv); each is given its own
+input format, converted beforehand, and timed on the hands it also scores as a win.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ def main() -> None:
             print(f"{name}: skipped: {exc}")
     print(table(rows))
     print()
+    print(stages(rows))
+    print()
     print(machine())
 
 
@@ -66,6 +69,7 @@ def measure(name: str, count: int) -> dict[str, object]:
     if engine is not None:
         _, calculate, inputs = engine
         row["engine"] = rate(lambda: each(calculate, inputs), len(inputs))
+    row["stages"] = compiled.CHECKER.stage_times(cases, REPEATS)
     return row
 
 
@@ -230,6 +234,21 @@ def table(rows: list[dict[str, object]]) -> str:
         cells += ([f"{name} {engine:,.0f}/s", f"{compiled / engine:.1f}×", f"{batch / engine:.1f}×",
                    f"{compact / engine:.1f}×"] if engine else ["—"] * 4)
         lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def stages(rows: list[dict[str, object]]) -> str:
+    """Where the time of one compiled call goes, in ns per hand: Checker.stage_times, and the rest of the
+    per-call time (the Python call, freeing the result)."""
+    lines = ["| spec | reading the case | search and scoring | building the result | rest of the call | per call |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        times: dict[str, float] = r["stages"]  # type: ignore[assignment]
+        if not times:
+            continue
+        per_call = 1e9 / float(r["compiled"])  # type: ignore[arg-type]
+        cells = [times["read"], times["search"], times["result"], max(per_call - times["evaluate"], 0.0), per_call]
+        lines.append(f"| {r['spec']} | " + " | ".join(f"{ns:,.0f} ns" for ns in cells) + " |")
     return "\n".join(lines)
 
 

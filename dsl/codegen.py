@@ -64,7 +64,7 @@ KNOWN_FIELDS = {
 # The sizes the shared runtime (dsl/runtime/core.pxd) holds; a spec beyond them is left to the interpreter.
 RUNTIME_LIMITS = {"tiles": 64, "players": 4, "hand_size": 17, "melds": 144, "meld_tiles": 8, "fans": 192,
                   "context": 32, "options": 32, "indicator_keys": 4, "hand_sets": 8, "set_terms": 4, "scores": 16,
-                  "meld_kinds": 32, "shapes": 6}
+                  "meld_kinds": 32, "shapes": 6, "lets": 64}
 LIMIT = 2 ** 53  # dsl.runtime.core LIMIT: numbers beyond it are answered by the interpreter
 KEY_KINDS = {"flag": "KEY_FLAG", "count": "KEY_COUNT", "seat": "KEY_SEAT", "wind": "KEY_WIND", "tiles": "KEY_TILES",
              "melds_by_seat": "KEY_OTHER_MELDS", "seats": "KEY_SEATS", "int": "KEY_INT"}
@@ -435,7 +435,8 @@ class Model:
                  "context": len(spec.context), "options": len(spec.options),
                  "indicator_keys": len(self.indicator_keys()), "hand_sets": len(spec.per_hand_tilesets()),
                  "set_terms": max([len(ts.indicated) for ts in spec.per_hand_tilesets()] or [0]),
-                 "scores": len(spec.score), "meld_kinds": len(spec.meld_kinds), "shapes": len(spec.shapes)}
+                 "scores": len(spec.score), "meld_kinds": len(spec.meld_kinds), "shapes": len(spec.shapes),
+                 "lets": len(spec.definitions)}
         for name, size in sizes.items():
             if size > RUNTIME_LIMITS[name]:
                 raise CodegenError(f"{spec.path}: {size} {name.replace('_', ' ')}; the compiled checker holds at "

@@ -430,6 +430,8 @@ cdef long long count_00_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((not g.concealed) and ((g.tiles & ~TILESET_12) == 0)):
@@ -442,6 +444,8 @@ cdef long long count_01_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((not g.concealed) and ((g.tiles & ~TILESET_11) == 0)):
@@ -454,6 +458,8 @@ cdef long long count_02_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((not g.concealed) and ((g.tiles & ~TILESET_10) == 0)):
@@ -465,6 +471,8 @@ cdef bint any_03_pungs(Ctx* c) noexcept:
     # any(pungs, declared and 小牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.declared and ((g.tiles & ~TILESET_12) == 0)):
@@ -476,6 +484,8 @@ cdef bint any_04_pungs(Ctx* c) noexcept:
     # any(pungs, declared and 中牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.declared and ((g.tiles & ~TILESET_11) == 0)):
@@ -487,6 +497,8 @@ cdef bint any_05_pungs(Ctx* c) noexcept:
     # any(pungs, declared and 大牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.declared and ((g.tiles & ~TILESET_10) == 0)):
@@ -499,6 +511,8 @@ cdef long long count_06_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.concealed and ((g.tiles & ~TILESET_12) == 0)):
@@ -511,6 +525,8 @@ cdef long long count_07_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.concealed and ((g.tiles & ~TILESET_11) == 0)):
@@ -523,6 +539,8 @@ cdef long long count_08_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.concealed and ((g.tiles & ~TILESET_10) == 0)):
@@ -534,6 +552,8 @@ cdef bint any_09_pungs(Ctx* c) noexcept:
     # any(pungs, with_win)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and g.with_win:
@@ -546,6 +566,8 @@ cdef long long sum_10_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
@@ -830,6 +852,7 @@ cdef void link(Tables* t) noexcept:
     t.n_scores = 0
     t.rank_score = -1
     t.late_fans = False
+    t.computed_values = True
     t.requirements_read_fans = False
     t.count_fans = count_fans
     t.value_fans = value_fans

@@ -823,53 +823,83 @@ NO_SHAPE = 'the tiles do not form a winning shape (thirteen orphans, honors and 
 
 cdef long long let_0(Ctx* c) noexcept:
     # let 明杠数 = count(kongs, exposed)
-    return count_00_kongs(c)
+    if c.let_stamp[0] != c.stamp:  # computed once per decomposition
+        c.let_value[0] = count_00_kongs(c)
+        c.let_stamp[0] = c.stamp
+    return c.let_value[0]
 
 
 cdef long long let_1(Ctx* c) noexcept:
     # let 暗杠数 = count(kongs, concealed)
-    return count_01_kongs(c)
+    if c.let_stamp[1] != c.stamp:  # computed once per decomposition
+        c.let_value[1] = count_01_kongs(c)
+        c.let_stamp[1] = c.stamp
+    return c.let_value[1]
 
 
 cdef long long let_2(Ctx* c) noexcept:
     # let 暗刻数 = count(pungs, concealed)
-    return count_02_pungs(c)
+    if c.let_stamp[2] != c.stamp:  # computed once per decomposition
+        c.let_value[2] = count_02_pungs(c)
+        c.let_stamp[2] = c.stamp
+    return c.let_value[2]
 
 
 cdef long long let_3(Ctx* c) noexcept:
     # let 面子和 = shape == standard
-    return (c.d.shape == T_standard)
+    if c.let_stamp[3] != c.stamp:  # computed once per decomposition
+        c.let_value[3] = (c.d.shape == T_standard)
+        c.let_stamp[3] = c.stamp
+    return c.let_value[3]
 
 
 cdef long long let_4(Ctx* c) noexcept:
     # let 常规和 = shape == standard or shape == knitted_straight
-    return ((c.d.shape == T_standard) or (c.d.shape == T_knitted_straight))
+    if c.let_stamp[4] != c.stamp:  # computed once per decomposition
+        c.let_value[4] = ((c.d.shape == T_standard) or (c.d.shape == T_knitted_straight))
+        c.let_stamp[4] = c.stamp
+    return c.let_value[4]
 
 
 cdef long long let_5(Ctx* c) noexcept:
     # let 七对和 = shape == seven_pairs
-    return (c.d.shape == T_seven_pairs)
+    if c.let_stamp[5] != c.stamp:  # computed once per decomposition
+        c.let_value[5] = (c.d.shape == T_seven_pairs)
+        c.let_stamp[5] = c.stamp
+    return c.let_value[5]
 
 
 cdef long long let_6(Ctx* c) noexcept:
     # let 一色 = suits == 1 and not any(tiles, 字)
-    return ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0)))
+    if c.let_stamp[6] != c.stamp:  # computed once per decomposition
+        c.let_value[6] = ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0)))
+        c.let_stamp[6] = c.stamp
+    return c.let_value[6]
 
 
 cdef long long let_7(Ctx* c) noexcept:
     # let 独听 = (shape_waits == 1 and not (count(sets, exposed and declared) == 4 and not self_drawn) and count(kongs) < 4)
-    return ((not ((count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn]))) and (count_04_kongs(c) < 4)
-            and (hand_waits(c, True) == 1))
+    if c.let_stamp[7] != c.stamp:  # computed once per decomposition
+        c.let_value[7] = ((not ((count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn])))
+                          and (count_04_kongs(c) < 4) and (hand_waits(c, True) == 1))
+        c.let_stamp[7] = c.stamp
+    return c.let_value[7]
 
 
 cdef long long let_8(Ctx* c) noexcept:
     # let 边张牌 = any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
-    return any_05_chows(c)
+    if c.let_stamp[8] != c.stamp:  # computed once per decomposition
+        c.let_value[8] = any_05_chows(c)
+        c.let_stamp[8] = c.stamp
+    return c.let_value[8]
 
 
 cdef long long let_9(Ctx* c) noexcept:
     # let 嵌张牌 = any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
-    return any_06_chows(c)
+    if c.let_stamp[9] != c.stamp:  # computed once per decomposition
+        c.let_value[9] = any_06_chows(c)
+        c.let_stamp[9] = c.stamp
+    return c.let_value[9]
 
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
@@ -879,6 +909,8 @@ cdef long long count_00_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG and (not g.concealed):
@@ -891,6 +923,8 @@ cdef long long count_01_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG and g.concealed:
@@ -903,6 +937,8 @@ cdef long long count_02_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and g.concealed:
@@ -915,6 +951,8 @@ cdef long long count_03_sets(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (~((1ULL << PAIR) | (1ULL << SINGLE) | (1ULL << KNITTED) | (1ULL << WILD))):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if is_set(g) and ((not g.concealed) and g.declared):
@@ -927,6 +965,8 @@ cdef long long count_04_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG:
@@ -938,6 +978,8 @@ cdef bint any_05_chows(Ctx* c) noexcept:
     # any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c, c.win))
@@ -951,6 +993,8 @@ cdef bint any_06_chows(Ctx* c) noexcept:
     # any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((not g.declared) and (TILE_SUIT[g.tile] == suit_of(c, c.win))
@@ -1140,6 +1184,8 @@ cdef bint any_21_pairs(Ctx* c) noexcept:
     # any(pairs, 风牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_10) == 0):
@@ -1151,6 +1197,8 @@ cdef bint any_22_pairs(Ctx* c) noexcept:
     # any(pairs, 箭牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_11) == 0):
@@ -1163,6 +1211,8 @@ cdef long long count_23_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and (TILE_RANK[g.tile] == 1):
@@ -1175,6 +1225,8 @@ cdef long long count_24_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and (TILE_RANK[g.tile] == 7):
@@ -1234,6 +1286,8 @@ cdef long long count_29_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((TILE_RANK[g.tile] == 1) and (TILE_SUIT[g.tile] != suit_of(c, pair_tile(c)))):
@@ -1246,6 +1300,8 @@ cdef long long count_30_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW and ((TILE_RANK[g.tile] == 7) and (TILE_SUIT[g.tile] != suit_of(c, pair_tile(c)))):
@@ -1332,6 +1388,8 @@ cdef long long count_37_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
@@ -1381,6 +1439,8 @@ cdef long long count_41_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
@@ -1393,6 +1453,8 @@ cdef bint any_42_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.round_wind)):
@@ -1405,6 +1467,8 @@ cdef bint any_43_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.seat_wind)):
@@ -1417,6 +1481,8 @@ cdef long long count_44_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW:
@@ -1429,6 +1495,8 @@ cdef long long count_45_sets(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (~((1ULL << PAIR) | (1ULL << SINGLE) | (1ULL << KNITTED) | (1ULL << WILD))):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if is_set(g):
@@ -1440,6 +1508,8 @@ cdef bint any_46_pairs(Ctx* c) noexcept:
     # any(pairs, numbered)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~NUMBERED) == 0):
@@ -1465,6 +1535,8 @@ cdef long long count_48_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~NUMBERED) == 0) and ((g.tiles & ~TILESET_9) == 0)):
@@ -1477,6 +1549,8 @@ cdef long long count_49_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILESET_10) == 0)
@@ -1490,6 +1564,8 @@ cdef bint any_50_pairs(Ctx* c) noexcept:
     # any(pairs, tile == win)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and (g.tile == c.win):
@@ -2161,6 +2237,7 @@ cdef void link(Tables* t) noexcept:
     t.n_scores = 0
     t.rank_score = -1
     t.late_fans = True
+    t.computed_values = False
     t.requirements_read_fans = False
     t.count_fans = count_fans
     t.value_fans = value_fans

@@ -700,99 +700,156 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs, thirte
 
 cdef long long let_0(Ctx* c) noexcept:
     # let 面子手 = shape == standard
-    return (c.d.shape == T_standard)
+    if c.let_stamp[0] != c.stamp:  # computed once per decomposition
+        c.let_value[0] = (c.d.shape == T_standard)
+        c.let_stamp[0] = c.stamp
+    return c.let_value[0]
 
 
 cdef long long let_1(Ctx* c) noexcept:
     # let 门前 = not opened
-    return (not c.opened)
+    if c.let_stamp[1] != c.stamp:  # computed once per decomposition
+        c.let_value[1] = (not c.opened)
+        c.let_stamp[1] = c.stamp
+    return c.let_value[1]
 
 
 cdef long long let_2(Ctx* c) noexcept:
     # let 同顺对 = combinations(chows, 2, same(tile))
-    return combinations_00_chows(c)
+    if c.let_stamp[2] != c.stamp:  # computed once per decomposition
+        c.let_value[2] = combinations_00_chows(c)
+        c.let_stamp[2] = c.stamp
+    return c.let_value[2]
 
 
 cdef long long let_3(Ctx* c) noexcept:
     # let 三色同顺数 = combinations(chows, 3, distinct(suit) and step == 0)
-    return combinations_01_chows(c)
+    if c.let_stamp[3] != c.stamp:  # computed once per decomposition
+        c.let_value[3] = combinations_01_chows(c)
+        c.let_stamp[3] = c.stamp
+    return c.let_value[3]
 
 
 cdef long long let_4(Ctx* c) noexcept:
     # let 三色同刻数 = combinations(pungs, 3, numbered and distinct(suit) and step == 0)
-    return combinations_02_pungs(c)
+    if c.let_stamp[4] != c.stamp:  # computed once per decomposition
+        c.let_value[4] = combinations_02_pungs(c)
+        c.let_stamp[4] = c.stamp
+    return c.let_value[4]
 
 
 cdef long long let_5(Ctx* c) noexcept:
     # let 一气通贯数 = combinations(chows, 3, same(suit) and step == 3)
-    return combinations_03_chows(c)
+    if c.let_stamp[5] != c.stamp:  # computed once per decomposition
+        c.let_value[5] = combinations_03_chows(c)
+        c.let_stamp[5] = c.stamp
+    return c.let_value[5]
 
 
 cdef long long let_6(Ctx* c) noexcept:
     # let 字牌数 = count(tiles, 字)
-    return count_held(c, TILESET_6)
+    if c.let_stamp[6] != c.stamp:  # computed once per decomposition
+        c.let_value[6] = count_held(c, TILESET_6)
+        c.let_stamp[6] = c.stamp
+    return c.let_value[6]
 
 
 cdef long long let_7(Ctx* c) noexcept:
     # let 九莲形 = (面子手 and count(groups, declared) == 0 and suits == 1 and 字牌数 == 0 and count(tiles, rank == 1) >= 3 and count(tiles, rank == 9) >= 3 and count(tiles, rank == 2) >= 1 and count(tiles, rank == 3) >= 1 and count(tiles, rank == 4) >= 1 and count(tiles, rank == 5) >= 1 and count(tiles, rank == 6) >= 1 and count(tiles, rank == 7) >= 1 and count(tiles, rank == 8) >= 1)
-    return ((let_0(c) != 0) and (count_04_groups(c) == 0) and (c.suits == 1) and (let_6(c) == 0)
-            and (count_05_tiles(c) >= 3) and (count_06_tiles(c) >= 3) and (count_07_tiles(c) >= 1)
-            and (count_08_tiles(c) >= 1) and (count_09_tiles(c) >= 1) and (count_10_tiles(c) >= 1)
-            and (count_11_tiles(c) >= 1) and (count_12_tiles(c) >= 1) and (count_13_tiles(c) >= 1))
+    if c.let_stamp[7] != c.stamp:  # computed once per decomposition
+        c.let_value[7] = ((let_0(c) != 0) and (count_04_groups(c) == 0) and (c.suits == 1) and (let_6(c) == 0)
+                          and (count_05_tiles(c) >= 3) and (count_06_tiles(c) >= 3) and (count_07_tiles(c) >= 1)
+                          and (count_08_tiles(c) >= 1) and (count_09_tiles(c) >= 1) and (count_10_tiles(c) >= 1)
+                          and (count_11_tiles(c) >= 1) and (count_12_tiles(c) >= 1) and (count_13_tiles(c) >= 1))
+        c.let_stamp[7] = c.stamp
+    return c.let_value[7]
 
 
 cdef long long let_8(Ctx* c) noexcept:
     # let 纯正九莲 = count(tiles, tile == win) == 2 or count(tiles, tile == win) == 4
-    return ((count_14_tiles(c) == 2) or (count_14_tiles(c) == 4))
+    if c.let_stamp[8] != c.stamp:  # computed once per decomposition
+        c.let_value[8] = ((count_14_tiles(c) == 2) or (count_14_tiles(c) == 4))
+        c.let_stamp[8] = c.stamp
+    return c.let_value[8]
 
 
 cdef long long let_9(Ctx* c) noexcept:
     # let 自摸付款人数 = 2
-    return 2
+    if c.let_stamp[9] != c.stamp:  # computed once per decomposition
+        c.let_value[9] = 2
+        c.let_stamp[9] = c.stamp
+    return c.let_value[9]
 
 
 cdef long long let_10(Ctx* c) noexcept:
     # let 面子符 = sum(pungs, (4 if 幺九 else 2) * (2 if concealed else 1) * (4 if kong else 1))
-    return sum_15_pungs(c)
+    if c.let_stamp[10] != c.stamp:  # computed once per decomposition
+        c.let_value[10] = sum_15_pungs(c)
+        c.let_stamp[10] = c.stamp
+    return c.let_value[10]
 
 
 cdef long long let_11(Ctx* c) noexcept:
     # let 听牌符 = 2 if wait == edge or wait == closed or wait == single else 0
-    return (2 if ((c.d.wait == T_edge) or (c.d.wait == T_closed) or (c.d.wait == T_single)) else 0)
+    if c.let_stamp[11] != c.stamp:  # computed once per decomposition
+        c.let_value[11] = (2 if ((c.d.wait == T_edge) or (c.d.wait == T_closed) or (c.d.wait == T_single)) else 0)
+        c.let_stamp[11] = c.stamp
+    return c.let_value[11]
 
 
 cdef long long let_12(Ctx* c) noexcept:
     # let 雀头符 = ((2 if pair in 箭牌 or pair in 北牌 else 0) + (2 if pair == seat_wind else 0) + (2 if pair == round_wind else 0))
-    return plus(c, plus(c, (2 if (has_tile(TILESET_11, pair_tile(c)) or has_tile(TILESET_17, pair_tile(c))) else 0),
-                        (2 if (pair_tile(c) == wind_tile(c, c.h.seat_wind)) else 0)),
-                (2 if (pair_tile(c) == wind_tile(c, c.h.round_wind)) else 0))
+    if c.let_stamp[12] != c.stamp:  # computed once per decomposition
+        c.let_value[12] = plus(c, plus(c,
+                                       (2 if (has_tile(TILESET_11, pair_tile(c)) or has_tile(TILESET_17, pair_tile(c))) else 0),
+                                       (2 if (pair_tile(c) == wind_tile(c, c.h.seat_wind)) else 0)),
+                               (2 if (pair_tile(c) == wind_tile(c, c.h.round_wind)) else 0))
+        c.let_stamp[12] = c.stamp
+    return c.let_value[12]
 
 
 cdef long long let_13(Ctx* c) noexcept:
     # let 手牌符 = 面子符 + 听牌符 + 雀头符
-    return plus(c, plus(c, let_10(c), let_11(c)), let_12(c))
+    if c.let_stamp[13] != c.stamp:  # computed once per decomposition
+        c.let_value[13] = plus(c, plus(c, let_10(c), let_11(c)), let_12(c))
+        c.let_stamp[13] = c.stamp
+    return c.let_value[13]
 
 
 cdef long long let_14(Ctx* c) noexcept:
     # let 自摸符 = 2 if self_drawn and (手牌符 > 0 or pinfu_tsumo_fu) else 0
-    return (2 if (c.h.context[CTX_self_drawn] and ((let_13(c) > 0) or c.h.options[OPTION_pinfu_tsumo_fu])) else 0)
+    if c.let_stamp[14] != c.stamp:  # computed once per decomposition
+        c.let_value[14] = (2 if (c.h.context[CTX_self_drawn]
+                                 and ((let_13(c) > 0) or c.h.options[OPTION_pinfu_tsumo_fu])) else 0)
+        c.let_stamp[14] = c.stamp
+    return c.let_value[14]
 
 
 cdef long long let_15(Ctx* c) noexcept:
     # let 副露平和符 = 2 if opened and 手牌符 + 自摸符 == 0 and open_pinfu_fu else 0
-    return (2 if (c.opened and (plus(c, let_13(c), let_14(c)) == 0) and c.h.options[OPTION_open_pinfu_fu]) else 0)
+    if c.let_stamp[15] != c.stamp:  # computed once per decomposition
+        c.let_value[15] = (2 if (c.opened and (plus(c, let_13(c), let_14(c)) == 0)
+                                 and c.h.options[OPTION_open_pinfu_fu]) else 0)
+        c.let_stamp[15] = c.stamp
+    return c.let_value[15]
 
 
 cdef long long let_16(Ctx* c) noexcept:
     # let 底符 = 30 if 门前 and not self_drawn else 20
-    return (30 if ((let_1(c) != 0) and (not c.h.context[CTX_self_drawn])) else 20)
+    if c.let_stamp[16] != c.stamp:  # computed once per decomposition
+        c.let_value[16] = (30 if ((let_1(c) != 0) and (not c.h.context[CTX_self_drawn])) else 20)
+        c.let_stamp[16] = c.stamp
+    return c.let_value[16]
 
 
 cdef long long let_17(Ctx* c) noexcept:
     # let 符数 = 25 if shape == seven_pairs else roundup(底符 + 手牌符 + 自摸符 + 副露平和符, 10)
-    return (25 if (c.d.shape == T_seven_pairs) else roundup(c,
-                                                            plus(c, plus(c, plus(c, let_16(c), let_13(c)), let_14(c)), let_15(c)),
-                                                            10))
+    if c.let_stamp[17] != c.stamp:  # computed once per decomposition
+        c.let_value[17] = (25 if (c.d.shape == T_seven_pairs) else roundup(c,
+                                                                           plus(c, plus(c, plus(c, let_16(c), let_13(c)), let_14(c)), let_15(c)),
+                                                                           10))
+        c.let_stamp[17] = c.stamp
+    return c.let_value[17]
 
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
@@ -1026,6 +1083,8 @@ cdef long long sum_15_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
@@ -1038,6 +1097,8 @@ cdef bint any_16_pairs(Ctx* c) noexcept:
     # any(pairs, tile == win)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and (g.tile == c.win):
@@ -1050,6 +1111,8 @@ cdef long long count_17_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and g.concealed:
@@ -1062,6 +1125,8 @@ cdef long long count_18_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
@@ -1074,6 +1139,8 @@ cdef long long count_19_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_10) == 0):
@@ -1085,6 +1152,8 @@ cdef bint any_20_pairs(Ctx* c) noexcept:
     # any(pairs, 风牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_10) == 0):
@@ -1097,6 +1166,8 @@ cdef long long count_21_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG:
@@ -1109,6 +1180,8 @@ cdef long long count_22_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
@@ -1120,6 +1193,8 @@ cdef bint any_23_pungs(Ctx* c) noexcept:
     # any(pungs, 白牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_12) == 0):
@@ -1131,6 +1206,8 @@ cdef bint any_24_pungs(Ctx* c) noexcept:
     # any(pungs, 发牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_13) == 0):
@@ -1142,6 +1219,8 @@ cdef bint any_25_pungs(Ctx* c) noexcept:
     # any(pungs, 中牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_14) == 0):
@@ -1154,6 +1233,8 @@ cdef bint any_26_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.seat_wind)):
@@ -1166,6 +1247,8 @@ cdef bint any_27_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef bint result = False  # every element is looked at, as the interpreter does
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.round_wind)):
@@ -1178,6 +1261,8 @@ cdef long long count_28_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW:
@@ -1223,6 +1308,8 @@ cdef bint any_32_pungs(Ctx* c) noexcept:
     # any(pungs, 北牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_17) == 0):
@@ -1866,6 +1953,7 @@ cdef void link(Tables* t) noexcept:
     t.n_scores = 6
     t.rank_score = 5
     t.late_fans = True
+    t.computed_values = True
     t.requirements_read_fans = False
     t.count_fans = count_fans
     t.value_fans = value_fans

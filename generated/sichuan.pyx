@@ -427,6 +427,8 @@ cdef long long count_00_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW:
@@ -715,6 +717,7 @@ cdef void link(Tables* t) noexcept:
     t.n_scores = 0
     t.rank_score = -1
     t.late_fans = False
+    t.computed_values = False
     t.requirements_read_fans = False
     t.count_fans = count_fans
     t.value_fans = value_fans

@@ -490,6 +490,8 @@ cdef long long count_00_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_6) == 0):
@@ -502,6 +504,8 @@ cdef long long count_01_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG and (not g.concealed):
@@ -514,6 +518,8 @@ cdef long long count_02_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG and g.concealed:
@@ -526,6 +532,8 @@ cdef long long count_03_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW:
@@ -538,6 +546,8 @@ cdef long long count_04_sets(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (~((1ULL << PAIR) | (1ULL << SINGLE) | (1ULL << KNITTED) | (1ULL << WILD))):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if is_set(g) and (g.declared and g.opens):
@@ -806,6 +816,7 @@ cdef void link(Tables* t) noexcept:
     t.n_scores = 0
     t.rank_score = -1
     t.late_fans = False
+    t.computed_values = False
     t.requirements_read_fans = False
     t.count_fans = count_fans
     t.value_fans = value_fans

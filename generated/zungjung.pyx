@@ -624,30 +624,45 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs, thirte
 
 cdef long long let_0(Ctx* c) noexcept:
     # let 面子和 = shape == standard
-    return (c.d.shape == T_standard)
+    if c.let_stamp[0] != c.stamp:  # computed once per decomposition
+        c.let_value[0] = (c.d.shape == T_standard)
+        c.let_stamp[0] = c.stamp
+    return c.let_value[0]
 
 
 cdef long long let_1(Ctx* c) noexcept:
     # let 暗刻數 = count(pungs, concealed)
-    return count_00_pungs(c)
+    if c.let_stamp[1] != c.stamp:  # computed once per decomposition
+        c.let_value[1] = count_00_pungs(c)
+        c.let_stamp[1] = c.stamp
+    return c.let_value[1]
 
 
 cdef long long let_2(Ctx* c) noexcept:
     # let 字牌數 = count(tiles, 字)
-    return count_held(c, TILESET_6)
+    if c.let_stamp[2] != c.stamp:  # computed once per decomposition
+        c.let_value[2] = count_held(c, TILESET_6)
+        c.let_stamp[2] = c.stamp
+    return c.let_value[2]
 
 
 cdef long long let_3(Ctx* c) noexcept:
     # let 同順對 = combinations(chows, 2, same(tile))
-    return combinations_01_chows(c)
+    if c.let_stamp[3] != c.stamp:  # computed once per decomposition
+        c.let_value[3] = combinations_01_chows(c)
+        c.let_stamp[3] = c.stamp
+    return c.let_value[3]
 
 
 cdef long long let_4(Ctx* c) noexcept:
     # let 九蓮形 = (面子和 and count(groups, declared) == 0 and suits == 1 and 字牌數 == 0 and count(tiles, rank == 1) >= 3 and count(tiles, rank == 9) >= 3 and count(tiles, rank == 2) >= 1 and count(tiles, rank == 3) >= 1 and count(tiles, rank == 4) >= 1 and count(tiles, rank == 5) >= 1 and count(tiles, rank == 6) >= 1 and count(tiles, rank == 7) >= 1 and count(tiles, rank == 8) >= 1)
-    return ((let_0(c) != 0) and (count_02_groups(c) == 0) and (c.suits == 1) and (let_2(c) == 0)
-            and (count_03_tiles(c) >= 3) and (count_04_tiles(c) >= 3) and (count_05_tiles(c) >= 1)
-            and (count_06_tiles(c) >= 1) and (count_07_tiles(c) >= 1) and (count_08_tiles(c) >= 1)
-            and (count_09_tiles(c) >= 1) and (count_10_tiles(c) >= 1) and (count_11_tiles(c) >= 1))
+    if c.let_stamp[4] != c.stamp:  # computed once per decomposition
+        c.let_value[4] = ((let_0(c) != 0) and (count_02_groups(c) == 0) and (c.suits == 1) and (let_2(c) == 0)
+                          and (count_03_tiles(c) >= 3) and (count_04_tiles(c) >= 3) and (count_05_tiles(c) >= 1)
+                          and (count_06_tiles(c) >= 1) and (count_07_tiles(c) >= 1) and (count_08_tiles(c) >= 1)
+                          and (count_09_tiles(c) >= 1) and (count_10_tiles(c) >= 1) and (count_11_tiles(c) >= 1))
+        c.let_stamp[4] = c.stamp
+    return c.let_value[4]
 
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
@@ -657,6 +672,8 @@ cdef long long count_00_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and g.concealed:
@@ -816,6 +833,8 @@ cdef long long count_12_chows(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == CHOW:
@@ -828,6 +847,8 @@ cdef long long count_13_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILESET_12) == 0)
@@ -841,6 +862,8 @@ cdef long long count_14_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_12) == 0):
@@ -852,6 +875,8 @@ cdef bint any_15_pairs(Ctx* c) noexcept:
     # any(pairs, 箭牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_12) == 0):
@@ -864,6 +889,8 @@ cdef long long count_16_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
@@ -875,6 +902,8 @@ cdef bint any_17_pairs(Ctx* c) noexcept:
     # any(pairs, 風牌)
     cdef int k
     cdef const Group* g
+    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
+        return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == PAIR and ((g.tiles & ~TILESET_11) == 0):
@@ -887,6 +916,8 @@ cdef long long count_18_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
@@ -899,6 +930,8 @@ cdef long long count_19_kongs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if g.kind == KONG:
@@ -932,6 +965,8 @@ cdef long long count_21_pungs(Ctx* c) noexcept:
     cdef int k
     cdef const Group* g
     cdef long long found = 0
+    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
+        return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~NUMBERED) == 0)
@@ -1496,6 +1531,7 @@ cdef void link(Tables* t) noexcept:
     t.n_scores = 0
     t.rank_score = -1
     t.late_fans = True
+    t.computed_values = False
     t.requirements_read_fans = False
     t.count_fans = count_fans
     t.value_fans = value_fans

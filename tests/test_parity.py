@@ -280,6 +280,49 @@ def test_score_many_matches_evaluate(pair):
         assert scores.fans_of(i) == fans, case
 
 
+def test_a_winning_tile_is_among_the_waits_of_the_hand_without_it(pair):
+    """Waits are searched only on tiles that may complete a shape: a winning hand's tile must never be
+    left out. The interpreter confirms a sample (it tries every tile)."""
+    compiled, interpreter = pair
+    winning = [c for c in random_cases(interpreter.spec, 600, seed=11, kinds={"winning": 1})
+               if compiled.evaluate(c).get("winning")]
+    assert len(winning) > 20, "the sample should hold wins"
+    for number, case in enumerate(winning):
+        waiting = {k: v for k, v in case.items() if k != "win"}
+        win = "5" + case["win"][1:] if case["win"].startswith("0") else case["win"]  # a red five is a five
+        assert win in compiled.waits(waiting), case
+        if number < 15:
+            assert compiled.waits(waiting) == interpreter.waits(waiting), case
+
+
+def test_case_keys_need_not_be_the_objects_seen_before(pair):
+    """Keys, option names and text values are found by address once seen; fresh string objects (a case
+    read from JSON, or built piece by piece), more of them than the cache holds, read the same."""
+    compiled, interpreter = pair
+    cases = random_cases(interpreter.spec, 300, seed=12)
+    fresh = [json.loads(json.dumps(case)) for case in cases]
+    built = [{"".join(list(key)): value for key, value in case.items()} for case in cases]
+    expected = [answer(interpreter.evaluate, case) for case in cases]
+    assert [answer(compiled.evaluate, case) for case in fresh] == expected
+    assert [answer(compiled.evaluate, case) for case in built] == expected
+    assert [answer(compiled.evaluate, case) for case in cases] == expected
+
+
+def test_results_share_no_objects(pair):
+    """Each result is its own: changing one (its fans, its payments) changes no other."""
+    compiled, interpreter = pair
+    case = next(c for c in random_cases(interpreter.spec, 200, seed=13, kinds={"winning": 1})
+                if compiled.evaluate(c).get("winning") and compiled.evaluate(c).get("fans"))
+    first = compiled.evaluate(case)
+    first["fans"][0]["count"] = -1
+    first["fans"][0]["name"] = "changed"
+    first["fans"].append("changed")
+    for payment in range(len(first.get("payments", []))):
+        first["payments"][payment] = 10 ** 6
+    first["total"] = -1
+    assert compiled.evaluate(case) == interpreter.evaluate(case)
+
+
 def test_a_spec_path_with_a_newline_runs_no_code(tmp_path):
     folder = tmp_path / 'd\nimport os; os.system("echo X > PWNED")\n#'
     folder.mkdir()

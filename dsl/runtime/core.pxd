@@ -10,6 +10,7 @@ spec beyond them.
 """
 
 from cpython cimport array as carray
+from cpython.object cimport PyObject
 from libc.string cimport memcpy, memset
 
 cdef extern from *:
@@ -40,6 +41,9 @@ cdef enum:
     MAX_MELD_KINDS = 32
     MAX_SHAPES = 6
     MAX_KNITTED = 6
+    MAX_LETS = 64  # top-level `let`s, each computed once per decomposition
+    NAME_CACHE = 256  # slots of a NameCache (a power of two)
+    RESULT_COUNTS = 8  # a fan's result dict is made once per count below this (at its fixed value)
 
 # Products, quotients, powers, sums and totals stay within +-2^53; beyond it the reference interpreter answers.
 cdef extern from *:
@@ -170,8 +174,16 @@ cdef struct Group:
 cdef struct Decomposition:
     int shape  # Text
     int wait  # Text
+    unsigned long long kinds  # bit k: some group is of GroupKind k (a count over pungs with none is 0 at once)
     int n_groups
     Group groups[MAX_GROUPS]  # declared melds first, then the groups of the concealed tiles
+
+cdef struct NameCache:
+    # Names seen (by address) and their numbers: the keys and names of cases are mostly the same few interned
+    # strings, looked up once each, then found by address (a reference is kept, so no other object can take
+    # that address).
+    PyObject* names[NAME_CACHE]
+    int numbers[NAME_CACHE]
 
 cdef struct Loser:
     int seat
@@ -288,6 +300,7 @@ cdef struct Tables:
     int n_scores
     int rank_score  # the `score:` result readings are ranked by, -1: the total
     bint late_fans
+    bint computed_values  # some hand fan's value is computed (else every value is its fan_amount)
     bint requirements_read_fans
     # the spec's rules
     HandStep count_fans
@@ -331,6 +344,9 @@ cdef struct Ctx:
     int suits
     bint opened
     long long waits[2]  # `waits`, `shape_waits`: -1 until an expression reads them
+    unsigned int stamp  # changes with each decomposition scored: a `let` computed under another stamp is stale
+    unsigned int let_stamp[MAX_LETS]
+    long long let_value[MAX_LETS]
     # wilds: the counts left once some wild tiles are set apart as wilds, how many, the tiles they may
     # stand for; what the reading being scored substitutes
     int split[MAX_TILES]
@@ -349,11 +365,13 @@ cdef struct Ctx:
     int n_decompositions
     int first_unmet
     bint found
-    # the decomposition being scored: occurrences, values and counted occurrences of each fan
+    # the decomposition being scored: occurrences, values and counted occurrences of each fan (n, v and cnt
+    # take turns with best_n, best_v and best_cnt in fan_store: keeping a better decomposition swaps them)
     Decomposition d
-    long long n[MAX_FANS]
-    long long v[MAX_FANS]
-    long long cnt[MAX_FANS]
+    long long* n
+    long long* v
+    long long* cnt
+    long long fan_store[6][MAX_FANS]
     long long total
     long long counted_fans
     long long rank
@@ -361,9 +379,9 @@ cdef struct Ctx:
     # the best decomposition so far
     bint have_best
     Decomposition best_d
-    long long best_n[MAX_FANS]
-    long long best_v[MAX_FANS]
-    long long best_cnt[MAX_FANS]
+    long long* best_n
+    long long* best_v
+    long long* best_cnt
     long long best_total
     long long best_rank
     long long best_scores[MAX_SCORES]
@@ -398,7 +416,8 @@ cdef class Checker:
     cdef dict options
     cdef readonly tuple fan_names
     cdef readonly tuple fan_english
-    cdef tuple fan_key_names  # (name, en) per fan, shared by every result
+    cdef list fan_results  # [fan * RESULT_COUNTS + count]: the result dict of a fan at its fixed value, copied
+    cdef dict win_result  # the keys of a winning result in their order, copied per result
     cdef tuple reasons
     cdef tuple settle_reasons
     cdef str no_shape
@@ -406,6 +425,12 @@ cdef class Checker:
     cdef tuple score_kinds
     cdef bint shares
     cdef object _reference
+    cdef NameCache key_cache  # case keys, option names and text option values seen
+    cdef NameCache option_cache
+    cdef NameCache text_cache
+    cdef list cached_names  # holds the names in the caches
+    cdef int n_red_suits  # the letters of the suits that have a red five
+    cdef int red_suits[26]
     # what forward_to_read_case looks at: context slots (-1: the spec has no such key) and limits
     cdef int rare_slots[8]
     cdef int n_rare
@@ -418,12 +443,14 @@ cdef class Checker:
     cdef object score_hand(self, const Hand* h)
     cdef object evaluate_one(self, object case)
     cdef bint read(self, object case, Hand* h, bint with_win) except -1
+    cdef bint read_options(self, object options, Hand* h) except -1
     cdef bint forward_to_read_case(self, dict case, const Hand* h) except -1
     cdef int context_slot(self, str name)
     cdef bint read_any(self, object case, Hand* h, bint with_win) except -1
     cdef bint score(self, Ctx* c, const Hand* h) noexcept
     cdef long long minimum(self, const Hand* h) noexcept
     cdef list fans_of(self, const long long* v, const long long* cnt, int first, int last)
+    cdef dict fan_result(self, int fan, long long value, long long count)
     cdef object score_value(self, int k, long long value)
     cdef int outcome(self, Ctx* c, const Hand* h) noexcept
     cdef Py_ssize_t compact(self, dict result, Py_ssize_t i, carray.array status, carray.array totals,
