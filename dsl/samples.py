@@ -201,7 +201,8 @@ class CaseMaker:
 
     def _lay_aside(self, case: dict) -> None:
         """Single tiles laid aside (flowers) as melds: none, some, or every one of a kind's tiles, so that a
-        spec's own shape asking for all of them (八仙過海) occurs. Specs without such kinds draw nothing."""
+        spec's own shape asking for all of them (八仙過海) occurs; under own shapes the last of them is
+        sometimes the winning tile. Specs without such kinds draw nothing."""
         kinds = [k for k in self.spec.meld_kinds if k.aside and k.shape == "one_of"
                  and not self.spec.tileset(k.tileset).per_hand]  # type: ignore[arg-type]
         if not kinds:
@@ -210,6 +211,8 @@ class CaseMaker:
         tiles = [self.spec.tiles[t].code for t in self.spec.tileset(kind.tileset).tiles]  # type: ignore[arg-type]
         draw = self.rng.random()
         laid = tiles if draw < 0.2 else self.rng.sample(tiles, self.rng.randint(1, len(tiles))) if draw < 0.6 else []
+        if laid and self.spec.shape_rules and case.get("win") and self.rng.random() < 0.5:
+            case["win"] = laid.pop()  # won on the last flower (八仙過海, 七搶一): the tile drawn instead is gone
         case["melds"] = list(case.get("melds", [])) + [f"{kind.name} {code}" for code in laid]
 
     # -- context

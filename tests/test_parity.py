@@ -284,8 +284,10 @@ def test_a_winning_tile_is_among_the_waits_of_the_hand_without_it(pair):
     """Waits are searched only on tiles that may complete a shape: a winning hand's tile must never be
     left out. The interpreter confirms a sample (it tries every tile)."""
     compiled, interpreter = pair
-    winning = [c for c in random_cases(interpreter.spec, 600, seed=11, kinds={"winning": 1})
-               if compiled.evaluate(c).get("winning")]
+    spec = interpreter.spec
+    flowers = {spec.tiles[t].code for t in spec.flower_tiles()}
+    winning = [c for c in random_cases(spec, 600, seed=11, kinds={"winning": 1})
+               if compiled.evaluate(c).get("winning") and c["win"] not in flowers]  # a flower is drawn, not waited on
     assert len(winning) > 20, "the sample should hold wins"
     for number, case in enumerate(winning):
         waiting = {k: v for k, v in case.items() if k != "win"}
@@ -434,6 +436,9 @@ def test_conditions_read_seat_dealer_and_discarder_with_their_defaults(tmp_path,
         seat, dealer, discarder = _resolved_seats(case)
         if seat == discarder:
             assert not result["ok"] and "cannot be the winner" in result["error"], case
+            continue
+        if case.get("self_drawn") and "discarder" in case:  # nobody discarded a tile drawn
+            assert not result["ok"] and "on a self-drawn win" in result["error"], case
             continue
         fans = {f["name"]: f["count"] for f in result["fans"]}
         assert fans.get("放", 0) == int(discarder == dealer), case
