@@ -101,7 +101,7 @@ def test_the_unit_names_the_minimum_and_has_a_usual_english(spec_of):
 # paid at its value (a listed limit of 480 is paid 480, not 320).
 CAP_UNLESS = """
     cap 10 "Limit" unless one fan is more
-    fan 大 "Big" 12: self_drawn
+    fan 大 "Big" 12: self_drawn and not kong_replacement
     fan 底 "Base" 5: true
     fan 順 "Chows" 3 each: count(chows) if kong_replacement else 0
     fan 滿 "Full" 10: kong_replacement

@@ -260,13 +260,20 @@ WEST_PUNG = {"hand": "333z123m456p789s5s", "win": "5s"}  # 西 pung concealed: �
 @pytest.mark.parametrize(("dealer", "more", "fans"), [
     (0, {}, {"番牌": 10, "門前清": 5}),  # seat 2, two seats after the dealer: 西
     (1, {}, {"門前清": 5}),  # seat 2 is 南 when seat 1 deals
-    (0, {"seat_wind": "N"}, {"門前清": 5}),  # a seat wind the case gives is kept
+    (0, {"seat_wind": "W"}, {"番牌": 10, "門前清": 5}),  # a seat wind the case gives, agreeing with the seat
 ])
 def test_a_winner_in_a_round_has_the_seat_wind_of_its_seat(dealer, more, fans):
     spec = load_spec("zungjung")
     result = settle(RoundSettler(spec, Interpreter(spec)), win(2, WEST_PUNG, (dealer + 3) % 4, **more),
                     dealer=dealer)
     assert {f["name"]: f["value"] * f["count"] for f in result["events"][0]["fans"]} == fans
+
+
+def test_a_seat_wind_that_disagrees_with_the_winner_s_seat_is_an_error():
+    spec = load_spec("zungjung")
+    # seat 2 with seat 0 dealing sits 西, not 北
+    result = RoundSettler(spec, Interpreter(spec)).settle({"events": [win(2, WEST_PUNG, 3, seat_wind="N")]})
+    assert not result["ok"] and result["error"].startswith("event 1 (win):") and "'seat_wind' N" in result["error"]
 
 
 def test_a_declaration_sets_its_flag_on_later_wins():

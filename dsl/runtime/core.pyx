@@ -637,6 +637,9 @@ cdef bint own_shapes(Ctx* c) noexcept:
                 win_placed = True
             n += 1
     c.d.n_groups = n
+    c.d.kinds = 1ULL << SINGLE if n > c.n_declared else 0
+    for k in range(c.n_declared):
+        c.d.kinds |= 1ULL << c.d.groups[k].kind
     c.d.wait = t.text_none  # no group completes a wait
     for k in range(t.n_own_shapes):
         c.d.shape = t.own_shape_text[k]
