@@ -121,9 +121,6 @@ def refuse_impossible(spec: ir.Spec, hand: Hand) -> None:
 # ura-dora indicator lies under one of them.
 INDICATOR_LIMITS = {"indicator": 1, "dora": 5, "ura": 5}
 FLOWERS_OF_A_FULL_SET = 8  # 春夏秋冬梅兰竹菊: what `flowers` counts in a spec that declares no flower tiles
-# Flags rarely set whose rules above need more than the compiled reader checks: a compiled checker hands
-# any case setting one of them to read_case.
-RARE_FLAGS = ("kong_replacement", "robbing_kong", "last_tile", "first_turn", "ippatsu")
 
 
 def flower_limit(spec: ir.Spec) -> int:

@@ -401,6 +401,11 @@ cdef struct Ctx:
     Group loser_melds[MAX_PLAYERS][MAX_MELDS]
 
 
+# The flags of dsl.case.refuse_impossible's rules, in the order of RULE_FLAGS (Checker.rule_slots)
+cdef enum RuleFlag:
+    SLOT_KONG_REPLACEMENT, SLOT_ROBBING_KONG, SLOT_LAST_TILE, SLOT_FIRST_TURN, SLOT_IPPATSU, SLOT_RIICHI, \
+        SLOT_DOUBLE_RIICHI
+
 cdef class Checker:
     """One spec's compiled checker: the interpreter's API over its Tables."""
     cdef Tables t
@@ -432,9 +437,7 @@ cdef class Checker:
     cdef int n_red_suits  # the letters of the suits that have a red five
     cdef int red_suits[26]
     # what forward_to_read_case looks at: context slots (-1: the spec has no such key) and limits
-    cdef int rare_slots[8]
-    cdef int n_rare
-    cdef int riichi_slots[2]
+    cdef int rule_slots[7]  # by RuleFlag
     cdef int slot_flowers
     cdef int flower_limit
     cdef int indicator_limit[MAX_INDICATOR_KEYS]
@@ -445,6 +448,10 @@ cdef class Checker:
     cdef bint read(self, object case, Hand* h, bint with_win) except -1
     cdef bint read_options(self, object options, Hand* h) except -1
     cdef bint forward_to_read_case(self, dict case, const Hand* h) except -1
+    cdef bint flag(self, const Hand* h, int which) noexcept
+    cdef bint has_kong(self, const Hand* h) noexcept
+    cdef bint opened(self, const Hand* h) noexcept
+    cdef bint shows(self, const Hand* h, int tile) noexcept
     cdef int context_slot(self, str name)
     cdef bint read_any(self, object case, Hand* h, bint with_win) except -1
     cdef bint score(self, Ctx* c, const Hand* h) noexcept

@@ -1628,6 +1628,10 @@ cdef void pay_liable(Ctx* c, int liable) noexcept:
 # ================================================================ results and the public API
 
 
+# The context keys of the flags in dsl.case.refuse_impossible's rules, by RuleFlag
+RULE_FLAGS = ("kong_replacement", "robbing_kong", "last_tile", "first_turn", "ippatsu", "riichi", "double_riichi")
+
+
 cdef class Checker:
     """One spec's compiled checker: the interpreter's API (docs/interface.md) over the tables of its module."""
 
@@ -1772,19 +1776,24 @@ cdef class Checker:
 
     cdef bint forward_to_read_case(self, dict case, const Hand* h) except -1:
         """A case the fast reader has read but dsl.case.read_case must judge, because refuse_impossible there
-        might refuse it: a rare flag set (kong replacement, robbing a kong, last tile, first turn, ippatsu),
-        riichi with an opening meld, more flowers or indicator tiles than a table has, seat and seat wind
-        disagreeing, a discarder on a self-drawn win, the winner's own seat in other_melds. Such a case goes
-        through read_case, so whatever it decides, the compiled checker answers as the interpreter does."""
-        cdef int k, j
-        for k in range(self.n_rare):
-            if h.context[self.rare_slots[k]]:
+        might refuse it: a kong replacement on a discard or without a kong, a robbed kong on a self-draw, of a
+        tile the winner shows or with other players' melds to look through, the last tile on the first turn,
+        ippatsu without riichi, riichi with an opening meld or on the first turn, more flowers or indicator
+        tiles than a table has, seat and seat wind disagreeing, a discarder on a self-drawn win, the winner's
+        own seat in other_melds. Such a case goes through read_case, so whatever it decides, the compiled
+        checker answers as the interpreter does; a plainly possible one stays in C."""
+        cdef int k
+        if self.flag(h, SLOT_KONG_REPLACEMENT) and (not h.self_drawn or not self.has_kong(h)):
+            return True
+        if self.flag(h, SLOT_ROBBING_KONG) and (h.self_drawn or self.shows(h, h.win) or "other_melds" in case):
+            return True
+        if self.flag(h, SLOT_LAST_TILE) and self.flag(h, SLOT_FIRST_TURN):
+            return True
+        if self.flag(h, SLOT_RIICHI) or self.flag(h, SLOT_DOUBLE_RIICHI):
+            if self.flag(h, SLOT_FIRST_TURN) or self.opened(h):
                 return True
-        for k in range(2):
-            if self.riichi_slots[k] >= 0 and h.context[self.riichi_slots[k]]:
-                for j in range(h.n_melds):
-                    if self.t.meld_opens[h.melds[j].kind]:
-                        return True
+        elif self.flag(h, SLOT_IPPATSU):
+            return True
         if self.slot_flowers >= 0 and h.context[self.slot_flowers] > self.flower_limit:
             return True
         for k in range(MAX_INDICATOR_KEYS):
@@ -1798,6 +1807,37 @@ cdef class Checker:
         others = case.get("other_melds")
         return bool(others) and (h.seat in others or str(h.seat) in others)
 
+    cdef bint flag(self, const Hand* h, int which) noexcept:
+        """A flag of refuse_impossible's rules set in the case (false when the spec has no such key)."""
+        return self.rule_slots[which] >= 0 and h.context[self.rule_slots[which]] != 0
+
+    cdef bint has_kong(self, const Hand* h) noexcept:
+        cdef int k
+        for k in range(h.n_melds):
+            if self.t.meld_shape[h.melds[k].kind] == SHAPE_KONG or self.t.meld_aside[h.melds[k].kind]:
+                return True
+        return False
+
+    cdef bint opened(self, const Hand* h) noexcept:
+        cdef int k
+        for k in range(h.n_melds):
+            if self.t.meld_opens[h.melds[k].kind]:
+                return True
+        return False
+
+    cdef bint shows(self, const Hand* h, int tile) noexcept:
+        """The winner holds or shows a copy of the tile besides the winning tile."""
+        cdef int k, j
+        if tile < 0:
+            return False
+        if h.counts[tile]:
+            return True
+        for k in range(h.n_melds):
+            for j in range(h.melds[k].size):
+                if h.melds[k].tiles[j] == tile:
+                    return True
+        return False
+
     cdef int context_slot(self, str name):
         """The context slot of a key of the spec, -1 when the spec has no such key."""
         key = self.keys.get(name)
@@ -1806,16 +1846,11 @@ cdef class Checker:
     def link(self, str unit_word="fan"):
         """Called by the checker module once it has filled the tables."""
         cdef int k
-        from dsl.case import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS, RARE_FLAGS
+        from dsl.case import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS
 
         self.unit_word = unit_word
-        self.n_rare = 0
-        for name in RARE_FLAGS:
-            if self.context_slot(name) >= 0:
-                self.rare_slots[self.n_rare] = self.context_slot(name)
-                self.n_rare += 1
-        self.riichi_slots[0] = self.context_slot("riichi")
-        self.riichi_slots[1] = self.context_slot("double_riichi")
+        for k, name in enumerate(RULE_FLAGS):
+            self.rule_slots[k] = self.context_slot(name)
         self.slot_flowers = self.context_slot("flowers")
         self.flower_limit = sum(self.t.tile_copies[k] for k in range(self.t.n_tiles) if self.t.flowers >> k & 1) \
             or FLOWERS_OF_A_FULL_SET
