@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 import time
 from pathlib import Path
 
@@ -24,7 +25,11 @@ def compile_modules(modules: dict[str, Path], out_dir: Path, temp_dir: Path,
     """Build each `module name -> .pyx` into out_dir, or with `packages` (package -> its directory) in place
     in those directories, as `pip install -e` does. Files that are up to date are not rebuilt (Cython and
     setuptools compare timestamps); with progress, each step is reported on stderr."""
+    if packages:
+        modules = {name: pyx for name, pyx in modules.items() if not _built_in_place(name, pyx, packages)}
     if not modules:
+        if progress:
+            print("every compiled module is up to date", file=sys.stderr)
         return
     try:
         from Cython.Build import cythonize
@@ -51,6 +56,16 @@ def compile_modules(modules: dict[str, Path], out_dir: Path, temp_dir: Path,
         raise BuildError(f"compiling {', '.join(sorted(modules))} failed: {exc}") from exc
     if progress:
         _report("done", started)
+
+
+def _built_in_place(name: str, pyx: Path, packages: dict[str, Path]) -> bool:
+    """The module's extension sits in its package, newer than its source and the runtime's contract: pip
+    built it (pip builds in a directory of its own, so setuptools would not see that it is up to date)."""
+    package, _, module = name.rpartition(".")
+    if package not in packages:
+        return False
+    built = packages[package] / (module + sysconfig.get_config_var("EXT_SUFFIX"))
+    return built.exists() and built.stat().st_mtime > max(pyx.stat().st_mtime, RUNTIME_PXD.stat().st_mtime)
 
 
 def _report(step: str, started: float) -> None:
