@@ -447,7 +447,8 @@ cdef class Checker:
     cdef object evaluate_one(self, object case)
     cdef bint read(self, object case, Hand* h, bint with_win) except -1
     cdef bint read_options(self, object options, Hand* h) except -1
-    cdef bint forward_to_read_case(self, dict case, const Hand* h) except -1
+    cdef bint forward_to_read_case(self, const Hand* h, bint seat_and_wind_given, bint discarder_given,
+                                   object others) except -1
     cdef bint flag(self, const Hand* h, int which) noexcept
     cdef bint has_kong(self, const Hand* h) noexcept
     cdef bint opened(self, const Hand* h) noexcept

@@ -1680,7 +1680,7 @@ cdef class Checker:
         cdef int tiles[MAX_HAND]
         cdef int counts[MAX_TILES]
         cdef int reds[26]
-        cdef bint seat_given = False, discarder_given = False
+        cdef bint seat_given = False, discarder_given = False, wind_given = False
         cdef object hand_text = None, win_text = None, melds = None, options = None, others = None
         cdef PyObject* name
         cdef PyObject* value
@@ -1710,6 +1710,7 @@ cdef class Checker:
             else:
                 seat_given = seat_given or t.key_slot[key] == t.ctx_seat and kind == KEY_SEAT
                 discarder_given = discarder_given or t.key_slot[key] == t.ctx_discarder and kind == KEY_SEAT
+                wind_given = wind_given or t.key_slot[key] == t.ctx_seat_wind and kind == KEY_WIND
         if type(hand_text) is not str:
             return False
         if t.n_hand_sets:
@@ -1744,7 +1745,8 @@ cdef class Checker:
                 return False
         if n != t.hand_size - 1 - 3 * h.n_sets:
             return False
-        return read_seats(t, seat_given, discarder_given, h) and not self.forward_to_read_case(case, h)
+        return read_seats(t, seat_given, discarder_given, h) and not self.forward_to_read_case(
+            h, seat_given and wind_given, discarder_given, others)
 
     cdef bint read_options(self, object options, Hand* h) except -1:
         """The case's options, checked as dsl.case.read_case checks them."""
@@ -1774,7 +1776,8 @@ cdef class Checker:
                 return False
         return True
 
-    cdef bint forward_to_read_case(self, dict case, const Hand* h) except -1:
+    cdef bint forward_to_read_case(self, const Hand* h, bint seat_and_wind_given, bint discarder_given,
+                                   object others) except -1:
         """A case the fast reader has read but dsl.case.read_case must judge, because refuse_impossible there
         might refuse it: a kong replacement on a discard or without a kong, a robbed kong on a self-draw, of a
         tile the winner shows or with other players' melds to look through, the last tile on the first turn,
@@ -1785,7 +1788,7 @@ cdef class Checker:
         cdef int k
         if self.flag(h, SLOT_KONG_REPLACEMENT) and (not h.self_drawn or not self.has_kong(h)):
             return True
-        if self.flag(h, SLOT_ROBBING_KONG) and (h.self_drawn or self.shows(h, h.win) or "other_melds" in case):
+        if self.flag(h, SLOT_ROBBING_KONG) and (h.self_drawn or self.shows(h, h.win) or others is not None):
             return True
         if self.flag(h, SLOT_LAST_TILE) and self.flag(h, SLOT_FIRST_TURN):
             return True
@@ -1799,12 +1802,10 @@ cdef class Checker:
         for k in range(MAX_INDICATOR_KEYS):
             if h.n_indicators[k] > self.indicator_limit[k]:
                 return True
-        if h.seat_wind >= self.t.n_players or h.self_drawn and "discarder" in case:
+        if h.seat_wind >= self.t.n_players or h.self_drawn and discarder_given:
             return True
-        if "seat" in case and "seat_wind" in case and (h.seat - h.dealer + self.t.n_players) % self.t.n_players \
-                != h.seat_wind:
+        if seat_and_wind_given and (h.seat - h.dealer + self.t.n_players) % self.t.n_players != h.seat_wind:
             return True
-        others = case.get("other_melds")
         return bool(others) and (h.seat in others or str(h.seat) in others)
 
     cdef bint flag(self, const Hand* h, int which) noexcept:
