@@ -21,10 +21,10 @@ import warnings
 from collections.abc import Callable, Sequence
 
 import dsl
-from dsl.interpreter import Interpreter
+from dsl.cases.samples import random_cases
+from dsl.frontend.resolve import load_spec
+from dsl.interp.interpreter import Interpreter
 from dsl.paths import bundled_specs
-from dsl.resolve import load_spec
-from dsl.samples import random_cases
 
 SEED = 2024
 REPEATS = 3  # each timing is the best of this many runs
@@ -75,7 +75,7 @@ def measure(name: str, count: int) -> dict[str, object]:
 
 def consistent(case: dict) -> bool:
     """Flags that fit the hand: no kong replacement without a kong, no robbed kong on a self-draw, not the
-    last tile on the first turn (dsl.case.read_case judges such cases; the checkers hand them over)."""
+    last tile on the first turn (dsl.cases.case.read_case judges such cases; the checkers hand them over)."""
     kong = any(str(m).split()[0].endswith("kong") for m in case.get("melds", []))
     return not ((case.get("kong_replacement") and not kong) or (case.get("robbing_kong") and case.get("self_drawn"))
                 or (case.get("last_tile") and case.get("first_turn")))

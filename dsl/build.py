@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import codegen, docs, ir
-from .checkers import cached_module
-from .extensions import compile_modules
-from .paths import GENERATED_DIR, bundled_specs
-from .resolve import load_spec
+from dsl.book import docs
+from dsl.compiled import codegen
+from dsl.compiled.checkers import cached_module
+from dsl.compiled.extensions import compile_modules
+from dsl.frontend import ir
+from dsl.frontend.resolve import load_spec
+from dsl.paths import GENERATED_DIR, bundled_specs
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
 

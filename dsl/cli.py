@@ -9,17 +9,19 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from . import docs, ir, scaffold
-from .build import book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
-from .checkers import checker_for
-from .codegen import CodegenError
-from .examples import run_examples, unexercised_exclusions
-from .extensions import BuildError
-from .interpreter import Interpreter
-from .limits import MAX_LINE_BYTES, InputError, read_json_line
-from .resolve import check, load_spec
-from .rounds import RoundSettler
-from .source import SpecError, display_width
+from dsl import scaffold
+from dsl.book import docs
+from dsl.book.examples import run_examples, unexercised_exclusions
+from dsl.build import book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
+from dsl.cases.limits import MAX_LINE_BYTES, InputError, read_json_line
+from dsl.compiled.checkers import checker_for
+from dsl.compiled.codegen import CodegenError
+from dsl.compiled.extensions import BuildError
+from dsl.frontend import ir
+from dsl.frontend.resolve import check, load_spec
+from dsl.frontend.source import SpecError, display_width
+from dsl.interp.interpreter import Interpreter
+from dsl.interp.rounds import RoundSettler
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,10 +14,10 @@ import re
 import sys
 from pathlib import Path
 
-from . import ir
-from .interpreter import Interpreter
-from .paths import parent_path
-from .resolve import check, load_spec
+from dsl.frontend import ir
+from dsl.frontend.resolve import check, load_spec
+from dsl.interp.interpreter import Interpreter
+from dsl.paths import parent_path
 
 NAME = re.compile(r"(?!\d)\w+\Z")
 EXAMPLES = 2

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.resolve import load_spec
+from dsl.frontend.resolve import load_spec
 
 TINY = """\
 variant tiny "小麻将" "Tiny"

@@ -22,13 +22,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from dsl import codegen, docs
-from dsl.interpreter import Interpreter
-from dsl.ir import Spec
-from dsl.parser import parse
+from dsl.book import docs
+from dsl.compiled import codegen
+from dsl.frontend.ir import Spec
+from dsl.frontend.parser import parse
+from dsl.frontend.resolve import check, load_spec, resolve, warnings
+from dsl.frontend.source import Source, SpecError
+from dsl.interp.interpreter import Interpreter
 from dsl.paths import SPECS_DIR, bundled_specs
-from dsl.resolve import check, load_spec, resolve, warnings
-from dsl.source import Source, SpecError
 
 # ---------------------------------------------------------------- specs
 

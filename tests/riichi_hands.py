@@ -22,9 +22,9 @@ from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
 from mahjong.hand_calculating.hand_response import HandResponse
 from mahjong.meld import Meld
 
-from dsl import ir
-from dsl.resolve import load_spec
-from dsl.samples import make_possible
+from dsl.cases.samples import make_possible
+from dsl.frontend import ir
+from dsl.frontend.resolve import load_spec
 
 # Tiles are 0..33 as in the package's 34-tile order: 1m..9m, 1p..9p, 1s..9s, 1z..7z = E S W N 白 发 中.
 WINDS = ("E", "S", "W", "N")

@@ -11,10 +11,10 @@ import warnings
 import pytest
 
 import dsl
-from dsl import codegen
-from dsl.interpreter import Interpreter
-from dsl.resolve import load_spec
-from dsl.samples import random_cases
+from dsl.cases.samples import random_cases
+from dsl.compiled import codegen
+from dsl.frontend.resolve import load_spec
+from dsl.interp.interpreter import Interpreter
 
 NEWER = """\
 variant newer "新" "Newer features"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dsl.case import read_case
-from dsl.decompose import decompositions
-from dsl.interpreter import HandFacts
+from dsl.cases.case import read_case
+from dsl.interp.decompose import decompositions
+from dsl.interp.interpreter import HandFacts
 
 
 def readings(spec, case):

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from dsl import docs, figures, ir, prose
+from dsl.book import docs, figures, prose
+from dsl.book.prose import Prose, UnknownNodeError, formula
 from dsl.build import stale_files
 from dsl.cli import main
+from dsl.frontend import ir
+from dsl.frontend.resolve import load_spec
+from dsl.frontend.source import SpecError
 from dsl.paths import GENERATED_DIR, bundled_specs
-from dsl.prose import Prose, UnknownNodeError, formula
-from dsl.resolve import load_spec
-from dsl.source import SpecError
 
 OUT = GENERATED_DIR / "docs"
 CHROMIUM = Path("/usr/bin/chromium")

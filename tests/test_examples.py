@@ -7,10 +7,10 @@ from functools import cache
 
 import pytest
 
-from dsl.examples import check_example, run_examples
-from dsl.interpreter import Interpreter
+from dsl.book.examples import check_example, run_examples
+from dsl.frontend.resolve import load_spec
+from dsl.interp.interpreter import Interpreter
 from dsl.paths import bundled_specs
-from dsl.resolve import load_spec
 
 CASES = [(name, i) for name in bundled_specs() for i in range(len(load_spec(name).examples))]
 
@@ -29,7 +29,7 @@ def test_spec_example(name, index):
 
 @pytest.mark.parametrize("name", bundled_specs())
 def test_spec_checks_clean(name):
-    from dsl.resolve import check
+    from dsl.frontend.resolve import check
     spec, diagnostics = check(name)
     assert spec is not None, "\n".join(d.render() for d in diagnostics)
     assert [d.render() for d in diagnostics] == []

@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_cli import run
 
+from dsl.frontend.resolve import load_spec
 from dsl.paths import SPECS_DIR
-from dsl.resolve import load_spec
 
 TEXTS = spec_texts()
 SMALL = ("sichuan", "shenyang", "gaoyou", "sanma")  # the quicker specs carry the mutations in CI

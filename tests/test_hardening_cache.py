@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import dsl
-from dsl.interpreter import Interpreter
+from dsl.interp.interpreter import Interpreter
 
 CASE = {"hand": "123m456m789m11p23p", "win": "4p", "seat_wind": "S"}
 

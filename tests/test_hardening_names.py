@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from dsl.cli import main
+from dsl.frontend.resolve import check, load_spec
 from dsl.paths import SPECS_DIR
-from dsl.resolve import check, load_spec
 
 IMPOSTOR = 'variant impostor "假" "Impostor"\nextends sichuan\n'
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from dsl import codegen, docs
-from dsl.interpreter import Interpreter
-from dsl.parser import MAX_NESTING
+from dsl.book import docs
+from dsl.compiled import codegen
+from dsl.frontend.parser import MAX_NESTING
+from dsl.frontend.resolve import check
+from dsl.interp.interpreter import Interpreter
 from dsl.paths import SPECS_DIR
-from dsl.resolve import check
 
 HEAD = 'variant t "T" "T"\nextends sichuan\n'
 

@@ -10,9 +10,9 @@ import pytest
 from test_cli import run
 
 import dsl
-from dsl.interpreter import Interpreter
-from dsl.limits import MAX_LINE_BYTES
-from dsl.resolve import load_spec
+from dsl.cases.limits import MAX_LINE_BYTES
+from dsl.frontend.resolve import load_spec
+from dsl.interp.interpreter import Interpreter
 
 # 平胡 on a discard in sichuan: the winner (seat 1, the S seat) is paid 2^0 = 1 by seat 0.
 GOOD = b'{"hand": "123m456m789m11p23p", "win": "4p", "seat_wind": "S"}'

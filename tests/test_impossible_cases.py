@@ -2,7 +2,7 @@
 
 Each refused case comes with a control: the same case made possible again, which both checkers accept,
 so a rule that refused everything (or nothing) would fail here. Why each case cannot happen is said
-beside it; the rules are dsl.case.refuse_impossible.
+beside it; the rules are dsl.cases.case.refuse_impossible.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 import dsl
-from dsl.interpreter import Interpreter
+from dsl.frontend.resolve import load_spec
+from dsl.interp.interpreter import Interpreter
 from dsl.notation import HandError
-from dsl.resolve import load_spec
 
 MCR_CHOWS = {"hand": "123m456m789m11p23p", "win": "4p"}  # 13 concealed tiles, no meld
 MCR_KONG = {"hand": "123m456m789m1p", "win": "1p", "melds": ["kong 5555s"], "self_drawn": True}

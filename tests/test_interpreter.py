@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dsl.interpreter import Interpreter
+from dsl.interp.interpreter import Interpreter
 
 SETTLE = """
         settle:
@@ -129,7 +129,7 @@ def test_waits(spec_of):
 
 
 def test_unexercised_exclusions_warn_only_for_edges_no_example_shows(spec_of):
-    from dsl.examples import run_examples, unexercised_exclusions
+    from dsl.book.examples import run_examples, unexercised_exclusions
     spec = spec_of("""
         fan 清 3: suits == 1 and not any(tiles, 字)
             不计 缺
@@ -167,7 +167,7 @@ def test_minimum_from_an_option(spec_of):
 
 
 def test_examples_may_set_options(spec_of):
-    from dsl.examples import run_examples
+    from dsl.book.examples import run_examples
     spec = spec_of("""
         option 起和 "fan needed to win" = 1
         minimum 起和
@@ -189,7 +189,7 @@ def test_examples_may_set_options(spec_of):
 def test_example_options_are_checked(spec_of):
     import pytest
 
-    from dsl.source import SpecError
+    from dsl.frontend.source import SpecError
     with pytest.raises(SpecError, match="unknown option '起胡'"):
         spec_of('option 起和 "x" = 1\nexample "e":\n    hand 1m\n    options 起胡 2\n')
     with pytest.raises(SpecError, match="takes a value like 1"):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.interpreter import Interpreter
-from dsl.rounds import RoundSettler
-from dsl.source import SpecError
+from dsl.frontend.source import SpecError
+from dsl.interp.interpreter import Interpreter
+from dsl.interp.rounds import RoundSettler
 
 STREAK = """
     context 連莊 int 0..8 "the dealer's wins in a row (連莊)"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from dsl.interpreter import Interpreter
+from dsl.frontend.resolve import example_comments, load_spec
+from dsl.interp.interpreter import Interpreter
 from dsl.paths import SPECS_DIR
-from dsl.resolve import example_comments, load_spec
 
 ROOT = SPECS_DIR.parent
 

@@ -6,12 +6,12 @@ import warnings
 
 import pytest
 
-from dsl import docs
+from dsl.book import docs
+from dsl.book.variantdiff import diff
 from dsl.cli import main
-from dsl.interpreter import Interpreter
-from dsl.resolve import load_spec
-from dsl.source import SpecError
-from dsl.variantdiff import diff
+from dsl.frontend.resolve import load_spec
+from dsl.frontend.source import SpecError
+from dsl.interp.interpreter import Interpreter
 
 # 123万 123万 123筒 456筒 + a pair of 中: the chows are read in one way only (112233万 holds no pung).
 TWIN_CHOWS = {"hand": "123m123m123p456p7z", "win": "7z"}
@@ -224,7 +224,7 @@ fan 顺数 "Runs of a rank" (同顺): count(chows) >= 2 and 同顺 > 0
 
 def test_the_compiled_checker_counts_combinations_anywhere_as_the_interpreter(tmp_path, monkeypatch):
     import dsl
-    from dsl.samples import random_cases
+    from dsl.cases.samples import random_cases
 
     monkeypatch.setenv("MJDSL_CACHE", str(tmp_path / "cache"))
     path = tmp_path / "anywhere.mj"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import docs
-from dsl.interpreter import Interpreter
-from dsl.resolve import load_spec
-from dsl.source import SpecError
+from dsl.book import docs
+from dsl.frontend.resolve import load_spec
+from dsl.frontend.source import SpecError
+from dsl.interp.interpreter import Interpreter
 
 FLOWERS = """\
 variant flowery "花牌" "Flowers"

@@ -16,15 +16,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import dsl
-from dsl import codegen, ir
 from dsl.build import stale_files
-from dsl.case import read_case
-from dsl.checkers import checker_for
-from dsl.interpreter import Interpreter
+from dsl.cases.case import read_case
+from dsl.cases.samples import random_cases
+from dsl.compiled import codegen
+from dsl.compiled.checkers import checker_for
+from dsl.frontend import ir
+from dsl.frontend.resolve import load_spec
+from dsl.interp.interpreter import Interpreter
 from dsl.notation import HandError
 from dsl.paths import GENERATED_DIR, bundled_specs
-from dsl.resolve import load_spec
-from dsl.samples import random_cases
 
 SPECS = bundled_specs()
 HANDS = 10_000
@@ -261,7 +262,8 @@ def test_every_feature_compiles_on_demand_and_matches(text, tmp_path, monkeypatc
 
 def test_importing_a_checker_imports_nothing_of_the_compiler():
     code = ("import sys, dsl.generated.sichuan; "
-            "print(sorted(m for m in ('lark', 'jinja2', 'dsl.codegen', 'dsl.resolve', 'Cython') if m in sys.modules))")
+            "print(sorted(m for m in ('lark', 'jinja2', 'dsl.compiled.codegen', 'dsl.frontend.resolve', 'Cython')"
+            " if m in sys.modules))")
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
 

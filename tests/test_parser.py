@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import ast
-from dsl.parser import parse
-from dsl.source import Source, SpecError
+from dsl.frontend import ast
+from dsl.frontend.parser import parse
+from dsl.frontend.source import Source, SpecError
 
 
 def parse_text(text: str) -> ast.Module:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dsl import ir
-from dsl.resolve import check, load_spec
-from dsl.source import SpecError
+from dsl.frontend import ir
+from dsl.frontend.resolve import check, load_spec
+from dsl.frontend.source import SpecError
 
 
 def error_of(spec_of, text: str, **kwargs):

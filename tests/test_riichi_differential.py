@@ -18,8 +18,8 @@ import pytest
 from riichi_hands import expected, mismatch, parse, random_case
 
 import dsl
+from dsl.frontend.resolve import load_spec
 from dsl.paths import SPECS_DIR
-from dsl.resolve import load_spec
 
 pytest.importorskip("mahjong")
 pytestmark = pytest.mark.skipif(not (SPECS_DIR / "riichi.mj").exists(), reason="specs/riichi.mj is not written yet")

@@ -16,13 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dsl
-from dsl.checkers import checker_for
 from dsl.cli import main
-from dsl.interpreter import Interpreter
+from dsl.compiled.checkers import checker_for
+from dsl.frontend.resolve import load_spec
+from dsl.frontend.source import SpecError
+from dsl.interp.interpreter import Interpreter
+from dsl.interp.rounds import RoundSettler
 from dsl.paths import bundled_specs
-from dsl.resolve import load_spec
-from dsl.rounds import RoundSettler
-from dsl.source import SpecError
 
 PING_HU = {"hand": "123m456m789m11p23p", "win": "4p"}  # 平胡 1 → 2^0 = 1
 DUI_DUI = {"hand": "111m999m222p888p5p", "win": "5p"}  # 对对胡 2 → 2
@@ -429,7 +429,7 @@ def test_a_worked_round_checks_its_payments_and_its_wins(write_spec):
     good = 'round "r":\n    win 1 from 0:\n        hand 123m456m789m11p23p\n        win 4p\n        expect 平 1\n' \
            "    payments -1 1 0 0\n    total -1 1 0 0\n"
     spec = load_spec(str(write_spec(rules + good)))
-    from dsl.examples import run_examples
+    from dsl.book.examples import run_examples
 
     assert [o.problems for o in run_examples(spec, Interpreter(spec))] == [()]
     wrong = good.replace("expect 平 1", "expect 平 2").replace("payments -1 1 0 0", "payments -2 2 0 0")
@@ -509,7 +509,7 @@ STREAK_ROUND = """
 
 
 def test_a_worked_round_checks_what_the_next_hand_gets(write_spec):
-    from dsl.examples import run_examples
+    from dsl.book.examples import run_examples
 
     # The dealer wins with 連莊 2: the next hand has 2 + 1 = 3.
     spec = load_spec(str(write_spec(STREAK_ROUND.replace("NEXT", "3"))))

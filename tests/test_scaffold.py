@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from dsl.book.examples import run_examples
 from dsl.cli import main
-from dsl.examples import run_examples
-from dsl.interpreter import Interpreter
+from dsl.frontend.resolve import check, load_spec
+from dsl.interp.interpreter import Interpreter
 from dsl.paths import SPECS_DIR
-from dsl.resolve import check, load_spec
 
 
 def _new(tmp_path: Path, *args: str) -> int:

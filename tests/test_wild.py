@@ -9,13 +9,13 @@ import time
 import pytest
 
 import dsl
-from dsl import ast
-from dsl.case import read_case
-from dsl.interpreter import Interpreter
+from dsl.cases.case import read_case
+from dsl.frontend import ast
+from dsl.frontend.parser import parse
+from dsl.frontend.resolve import load_spec
+from dsl.frontend.source import Source, SpecError
+from dsl.interp.interpreter import Interpreter
 from dsl.notation import HandError
-from dsl.parser import parse
-from dsl.resolve import load_spec
-from dsl.source import Source, SpecError
 
 WILD = """
 order 东 南 西 北 (中) 发 白

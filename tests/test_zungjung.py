@@ -13,8 +13,8 @@ import warnings
 import pytest
 
 import dsl
-from dsl.resolve import load_spec
-from dsl.samples import random_cases
+from dsl.cases.samples import random_cases
+from dsl.frontend.resolve import load_spec
 
 HANDS = 3000
 WINDS = ("E", "S", "W", "N")

@@ -134,7 +134,7 @@ cdef struct Meld:
     int tiles[MELD_TILES]  # sorted
 
 cdef struct Hand:
-    # A valid case (dsl.case.Hand) as plain C values.
+    # A valid case (dsl.cases.case.Hand) as plain C values.
     int counts[MAX_TILES]  # concealed tiles before the winning tile
     int win  # the winning tile, -1 when none is given
     int n_melds
@@ -159,7 +159,7 @@ cdef struct Hand:
     Meld other[MAX_PLAYERS][MAX_MELDS]
 
 cdef struct Group:
-    # One set, pair or single of a decomposition (dsl.decompose.Group).
+    # One set, pair or single of a decomposition (dsl.interp.decompose.Group).
     int kind  # GroupKind
     int tile  # its lowest tile
     int size
@@ -401,7 +401,7 @@ cdef struct Ctx:
     Group loser_melds[MAX_PLAYERS][MAX_MELDS]
 
 
-# The flags of dsl.case.refuse_impossible's rules, in the order of RULE_FLAGS (Checker.rule_slots)
+# The flags of dsl.cases.case.refuse_impossible's rules, in the order of RULE_FLAGS (Checker.rule_slots)
 cdef enum RuleFlag:
     SLOT_KONG_REPLACEMENT, SLOT_ROBBING_KONG, SLOT_LAST_TILE, SLOT_FIRST_TURN, SLOT_IPPATSU, SLOT_RIICHI, \
         SLOT_DOUBLE_RIICHI

@@ -6,7 +6,7 @@ A checker module fills a Tables (core.pxd) with its spec's tables and rule funct
 Checker, whose methods are the interpreter's API: evaluate, evaluate_many, is_winning, waits, and the
 compact batch entry point score_many.
 
-Cases that are not plainly valid are read by dsl.case.read_case, so errors are worded exactly as the
+Cases that are not plainly valid are read by dsl.cases.case.read_case, so errors are worded exactly as the
 interpreter words them; a case whose arithmetic leaves exact 64-bit integers (a fraction, an overflow, a
 division by zero) is answered by the reference interpreter. Both are imported only when a case needs
 them: importing a checker imports nothing of the compiler.
@@ -93,7 +93,7 @@ cdef long long hand_waits(Ctx* c, bint any_copy) noexcept:
     return c.waits[any_copy]
 
 # ================================================================ reading a case
-# The fast reader accepts only plainly valid cases and fills the same values dsl.case.read_case would;
+# The fast reader accepts only plainly valid cases and fills the same values dsl.cases.case.read_case would;
 # anything else (an error, an unusual type, flags that contradict the hand) goes to read_case itself.
 
 
@@ -176,7 +176,7 @@ cdef int parse_bytes(const Tables* t, const unsigned char* text, Py_ssize_t leng
 
 
 cdef bint meld_shape_ok(const Tables* t, int kind, const int* tiles, int n, const Hand* h) noexcept:
-    """dsl.case._meld_shape_ok on sorted tiles."""
+    """dsl.cases.case._meld_shape_ok on sorted tiles."""
     cdef int shape = t.meld_shape[kind], k
     if shape == SHAPE_ONE_OF:
         return n == 1 and has_tile(h.sets[t.meld_per_hand[kind]] if t.meld_per_hand[kind] >= 0
@@ -204,7 +204,7 @@ cdef bint meld_shape_ok(const Tables* t, int kind, const int* tiles, int n, cons
 
 
 cdef bint read_meld(const Tables* t, dict kinds, object text, Meld* meld, int* reds, const Hand* h) except -1:
-    """A declared meld such as `pung 555p` (dsl.case._meld) when it is plainly valid."""
+    """A declared meld such as `pung 555p` (dsl.cases.case._meld) when it is plainly valid."""
     cdef int kind, n, k, j, tile
     if type(text) is not str:
         return False
@@ -333,7 +333,7 @@ cdef bint read_number(object value, long long low, long long high, long long* ou
 
 
 cdef bint read_context(const Tables* t, int key, object value, Hand* h) except -1:
-    """One context key's value, checked as dsl.case._context_value checks it."""
+    """One context key's value, checked as dsl.cases.case._context_value checks it."""
     cdef int kind = t.key_kind[key], slot = t.key_slot[key], wind
     if kind == KEY_FLAG:
         if value is True:
@@ -356,7 +356,7 @@ cdef bint read_context(const Tables* t, int key, object value, Hand* h) except -
             h.round_wind = wind
     elif kind == KEY_TILES:
         return type(value) is str and read_indicators(t, value, key, h)
-    elif kind == KEY_INT:  # out of range: dsl.case.read_case says so
+    elif kind == KEY_INT:  # out of range: dsl.cases.case.read_case says so
         if type(value) is not int or not t.context_low[slot] <= value <= t.context_high[slot]:
             return False
         h.context[slot] = value
@@ -366,7 +366,7 @@ cdef bint read_context(const Tables* t, int key, object value, Hand* h) except -
 
 
 cdef void choose_sets(const Tables* t, Hand* h) noexcept:
-    """The tile sets the indicators choose (dsl.case.hand_tilesets), and the wild tiles among them."""
+    """The tile sets the indicators choose (dsl.cases.case.hand_tilesets), and the wild tiles among them."""
     cdef int k, j, i, tile, step, key
     cdef unsigned long long tiles
     for k in range(t.n_hand_sets):
@@ -390,7 +390,7 @@ cdef void choose_sets(const Tables* t, Hand* h) noexcept:
 
 
 cdef bint read_seats(const Tables* t, bint seat_given, bint discarder_given, Hand* h) noexcept:
-    """The winner, the dealer and the discarder, defaulted as dsl.case.read_case does."""
+    """The winner, the dealer and the discarder, defaulted as dsl.cases.case.read_case does."""
     h.self_drawn = h.context[t.ctx_self_drawn]
     h.dealer = h.context[t.ctx_dealer]
     h.seat = h.context[t.ctx_seat] if seat_given else (h.dealer + h.seat_wind) % t.n_players
@@ -592,7 +592,7 @@ cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bin
     return n
 
 # ================================================================ decompositions
-# Every decomposition, in the order of dsl.decompose: shapes as the spec lists them; sets and a pair by
+# Every decomposition, in the order of dsl.interp.decompose: shapes as the spec lists them; sets and a pair by
 # recursion over tile counts, lowest tile first, trying pair, pung, chow; then one decomposition per
 # distinct group that can hold the winning tile. The order matters: the first of equal totals wins.
 
@@ -878,7 +878,7 @@ cdef bint thirteen_orphans(Ctx* c) noexcept:
             push(c, SINGLE, orphans[k], 0)
     return place_win(c)
 
-# ---------------------------------------------------------------- wild tiles (dsl.decompose)
+# ---------------------------------------------------------------- wild tiles (dsl.interp.decompose)
 
 
 cdef bint each_split(Ctx* c, bint chows, bint loose_shape) noexcept:
@@ -1434,7 +1434,7 @@ cdef bint combo_numbered(const Ctx* c, const Group** combo, int k) noexcept:
 
 
 cdef int group_tile_list(const Tables* t, const Group* g, int* out) noexcept:
-    """A group's tiles in order, as dsl.decompose.Group.tiles holds them."""
+    """A group's tiles in order, as dsl.interp.decompose.Group.tiles holds them."""
     cdef int n = 0, tile
     if g.kind == CHOW:
         for n in range(3):
@@ -1487,7 +1487,7 @@ cdef int first_pair_fan(const int* pair_fans, int n_pair_fans, const int* candid
 
 
 cdef void combine(Ctx* c, int source, FanOf fan_of, const int* pair_fans, int n_pair_fans) noexcept:
-    """dsl.combinations.combination_counts over the sets of one source, in tile order (套算一次, 不得相同).
+    """dsl.interp.combinations.combination_counts over the sets of one source, in tile order (套算一次, 不得相同).
 
     Four sets that make a fan: that fan alone. Else the first three sets (in order) that make a fan:
     that fan, and at most one two-set fan of the first other set with one of the three. Else the
@@ -1628,7 +1628,7 @@ cdef void pay_liable(Ctx* c, int liable) noexcept:
 # ================================================================ results and the public API
 
 
-# The context keys of the flags in dsl.case.refuse_impossible's rules, by RuleFlag
+# The context keys of the flags in dsl.cases.case.refuse_impossible's rules, by RuleFlag
 RULE_FLAGS = ("kong_replacement", "robbing_kong", "last_tile", "first_turn", "ippatsu", "riichi", "double_riichi")
 
 
@@ -1665,14 +1665,14 @@ cdef class Checker:
         """The reference interpreter of this spec: it reads the cases the fast reader leaves, and answers the
         rare case whose arithmetic leaves 64-bit integers."""
         if self._reference is None:
-            from dsl.checkers import reference
+            from dsl.compiled.checkers import reference
             self._reference = reference(self.spec_name, self.spec_path, self.spec_hash, self.bundled)
         return self._reference
 
     # -- reading
 
     cdef bint read(self, object case, Hand* h, bint with_win) except -1:
-        """Fill h from a plainly valid case; False leaves the case to dsl.case.read_case (errors, unusual
+        """Fill h from a plainly valid case; False leaves the case to dsl.cases.case.read_case (errors, unusual
         input, flags only read_case checks). with_win=False reads the case as if it had no "win"
         (Interpreter.waits)."""
         cdef const Tables* t = &self.t
@@ -1749,7 +1749,7 @@ cdef class Checker:
             h, seat_given and wind_given, discarder_given, others)
 
     cdef bint read_options(self, object options, Hand* h) except -1:
-        """The case's options, checked as dsl.case.read_case checks them."""
+        """The case's options, checked as dsl.cases.case.read_case checks them."""
         cdef const Tables* t = &self.t
         cdef PyObject* name
         cdef PyObject* value
@@ -1778,7 +1778,7 @@ cdef class Checker:
 
     cdef bint forward_to_read_case(self, const Hand* h, bint seat_and_wind_given, bint discarder_given,
                                    object others) except -1:
-        """A case the fast reader has read but dsl.case.read_case must judge, because refuse_impossible there
+        """A case the fast reader has read but dsl.cases.case.read_case must judge, because refuse_impossible there
         might refuse it: a kong replacement on a discard or without a kong, a robbed kong on a self-draw, of a
         tile the winner shows or with other players' melds to look through, the last tile on the first turn,
         ippatsu without riichi, riichi with an opening meld or on the first turn, more flowers or indicator
@@ -1847,7 +1847,7 @@ cdef class Checker:
     def link(self, str unit_word="fan"):
         """Called by the checker module once it has filled the tables."""
         cdef int k
-        from dsl.case import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS
+        from dsl.cases.case import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS
 
         self.unit_word = unit_word
         for k, name in enumerate(RULE_FLAGS):
@@ -1882,7 +1882,7 @@ cdef class Checker:
                 self.win_result["shares"] = None
 
     cdef bint from_hand(self, object hand, Hand* h) except -1:
-        """A dsl.case.Hand (read by read_case) into h; False when a value does not fit the compiled checker."""
+        """A dsl.cases.case.Hand (read by read_case) into h; False when a value does not fit the compiled checker."""
         cdef const Tables* t = &self.t
         cdef Meld* meld
         cdef int key, slot
@@ -1951,12 +1951,12 @@ cdef class Checker:
         return True
 
     cdef bint read_any(self, object case, Hand* h, bint with_win) except -1:
-        """Fill h from any valid case: the fast reader, else dsl.case.read_case (which raises HandError on an
+        """Fill h from any valid case: the fast reader, else dsl.cases.case.read_case (which raises HandError on an
         invalid case). False when the case does not fit the compiled checker: the interpreter answers it."""
         if self.read(case, h, with_win):
             return True
         checker = self.reference_checker()
-        from dsl.case import read_case
+        from dsl.cases.case import read_case
         if not with_win:  # read as Interpreter.waits reads it
             case = {k: v for k, v in case.items() if k != "win"}
         return self.from_hand(read_case(checker.spec, case), h)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
-from . import ir
+from dsl.frontend import ir
 
 Matcher = Callable[[ir.Pattern, tuple], bool]
 

@@ -17,15 +17,10 @@ from typing import ClassVar
 import jinja2
 from markupsafe import Markup
 
-from . import figures, ir
-from .case import read_case
-from .examples import _fans_text, _round_problems, check_example
-from .interpreter import Interpreter
-from .notation import HandError, tile_codes
-from .prose import Prose, formula
-from .rounds import NO_RULES, RoundSettler
-from .source import SpecError, error
-from .variantdiff import (
+from dsl.book import figures
+from dsl.book.examples import _fans_text, _round_problems, check_example
+from dsl.book.prose import Prose, formula
+from dsl.book.variantdiff import (
     ABSENT,
     PatternRow,
     VariantDiff,
@@ -40,8 +35,14 @@ from .variantdiff import (
     short_value,
     value_text,
 )
+from dsl.cases.case import read_case
+from dsl.frontend import ir
+from dsl.frontend.source import SpecError, error
+from dsl.interp.interpreter import Interpreter
+from dsl.interp.rounds import NO_RULES, RoundSettler
+from dsl.notation import HandError, tile_codes
 
-TEMPLATES = Path(__file__).resolve().parent / "templates" / "docs"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 _SHOWN_ELSEWHERE = ("hand", "win", "melds", "other_melds")
 _PAYERS = {"each loser": "each loser", "each other": "each loser except the discarder",
            "discarder": "the discarder"}

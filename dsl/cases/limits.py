@@ -1,4 +1,4 @@
-"""Bounds on what mjdsl reads from outside: one JSON line, one case (a spec's bounds are in dsl.parser).
+"""Bounds on what mjdsl reads from outside: one JSON line, one case (a spec's bounds are in dsl.frontend.parser).
 
 A case is a few short strings and small numbers; anything far larger is refused before it is parsed,
 so that no input, however hostile, costs more than a moment or ends a stream of cases.
@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from itertools import islice
 
-from .notation import HandError
+from dsl.notation import HandError
 
 MAX_LINE_BYTES = 64 * 1024  # a round record of a long hand of play is a few kilobytes
 MAX_JSON_DEPTH = 32  # a round record nests objects and lists about six deep

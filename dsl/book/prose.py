@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 
-from . import ir
+from dsl.frontend import ir
 
 SHAPE_WORDS = {"standard": "sets and a pair", "seven_pairs": "seven pairs", "thirteen_orphans": "thirteen orphans",
                "honors_and_knitted": "honors and knitted tiles (全不靠)",

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from . import ast, ir
-from .resolve import FUNCTIONS, ExprResolver, Resolver, Scope, example_comments
-from .source import Span, error, suggest
-from .typecheck import BOOL, NUMBER, PLAYER_TYPES, ROUND_END_TYPES, TRUTHY
+from dsl.frontend import ast, ir
+from dsl.frontend.resolve import FUNCTIONS, ExprResolver, Resolver, Scope, example_comments
+from dsl.frontend.source import Span, error, suggest
+from dsl.frontend.typecheck import BOOL, NUMBER, PLAYER_TYPES, ROUND_END_TYPES, TRUTHY
 
 # Only a draw check's amount sees both sides, and only there is `best` known (it needs a payer).
 PAIR_ATTRS = PLAYER_TYPES

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from html import escape
 
-from . import ir
+from dsl.frontend import ir
 
 # Suits are coloured by their position in the spec (万 red, 筒 blue, 条 green in the usual order).
 _SUIT_COLOURS = ("#b3261e", "#1f5fa8", "#2e7d32", "#6a3d9a", "#8a5a00")

@@ -24,10 +24,12 @@ from typing import Protocol
 
 import Cython
 
-from . import __version__, codegen, ir
-from .extensions import BuildError, compile_modules
-from .interpreter import Interpreter
-from .resolve import load_spec
+from dsl import __version__
+from dsl.compiled import codegen
+from dsl.compiled.extensions import BuildError, compile_modules
+from dsl.frontend import ir
+from dsl.frontend.resolve import load_spec
+from dsl.interp.interpreter import Interpreter
 
 
 class Checker(Protocol):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .source import Span
+from dsl.frontend.source import Span
 
 # ---------------------------------------------------------------- tiles
 
@@ -189,7 +189,7 @@ class Combinations(Expr):
     """`combinations(chows, 3, COND)`: sets of a decomposition taken `size` at a time.
 
     Without accounting principles every matching combination counts; with 套算一次 / 不得相同 the
-    runtime decides which combinations may count together (see dsl.combinations).
+    runtime decides which combinations may count together (see dsl.interp.combinations).
     """
 
     source: str

@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from . import ir
-from .limits import check_case_size
-from .notation import HandError, parse_tiles, tile_codes
-from .source import suggest
+from dsl.cases.limits import check_case_size
+from dsl.frontend import ir
+from dsl.frontend.source import suggest
+from dsl.notation import HandError, parse_tiles, tile_codes
 
 WINDS = ("E", "S", "W", "N")
 STRUCTURAL_KEYS = ("hand", "win", "melds", "options")

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations
 
-from . import ir
-from .case import Hand, Meld, read_case
-from .combinations import combination_counts
-from .decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
-from .notation import HandError, parse_tiles
+from dsl.cases.case import Hand, Meld, read_case
+from dsl.frontend import ir
+from dsl.interp.combinations import combination_counts
+from dsl.interp.decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
+from dsl.notation import HandError, parse_tiles
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
 MAX_EXPONENT = 10_000  # scoring doubles a few dozen times at most; 2 ^ 10000 is already 3011 digits

@@ -11,9 +11,9 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from . import ir
-from .case import INDICATOR_LIMITS, read_case
-from .notation import HandError
+from dsl.cases.case import INDICATOR_LIMITS, read_case
+from dsl.frontend import ir
+from dsl.notation import HandError
 
 KINDS = {"winning": 0.5, "near_miss": 0.15, "random": 0.1, "no_win": 0.07, "invalid": 0.18}
 WINDS = ("E", "S", "W", "N")
@@ -319,7 +319,7 @@ class CaseMaker:
 
 def make_possible(spec: ir.Spec, case: dict, choose: Callable[[list[str]], str] = min) -> None:
     """Drop context keys the case reader names until it reads the case: random flags and seats often make a
-    context no table can produce (dsl.case.refuse_impossible), and such a case would only be an error.
+    context no table can produce (dsl.cases.case.refuse_impossible), and such a case would only be an error.
     `choose` picks which of the keys one refusal names goes (min: the same one every time)."""
     keys = [k.name for k in spec.context if k.name in case]
     while keys:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from . import ir
-from .source import error
+from dsl.frontend import ir
+from dsl.frontend.source import error
 
 NUMBER, BOOL, TEXT, TILE = "number", "true/false", "a name", "a tile"
 TRUTHY = (NUMBER, BOOL)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .source import Span
+from dsl.frontend.source import Span
 
 
 @dataclass(frozen=True)

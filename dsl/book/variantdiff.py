@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import ir
-from .figures import sorted_patterns, times_text
-from .prose import formula
+from dsl.book.figures import sorted_patterns, times_text
+from dsl.book.prose import formula
+from dsl.frontend import ir
 
 ABSENT = "—"
 

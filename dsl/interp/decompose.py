@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import permutations, product
 
-from . import ir
-from .case import Meld
+from dsl.cases.case import Meld
+from dsl.frontend import ir
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import ast, ir
-from .notation import HandError, parse_tiles
-from .parser import parse
-from .paths import bundled_specs, is_path, parent_path, spec_path
-from .source import Diagnostic, Source, Span, SpecError, error, suggest
-from .typecheck import BOOL, NUMBER, TEXT, TILE, TRUTHY, TypeChecker
+from dsl.frontend import ast, ir
+from dsl.frontend.parser import parse
+from dsl.frontend.source import Diagnostic, Source, Span, SpecError, error, suggest
+from dsl.frontend.typecheck import BOOL, NUMBER, TEXT, TILE, TRUTHY, TypeChecker
+from dsl.notation import HandError, parse_tiles
+from dsl.paths import bundled_specs, is_path, parent_path, spec_path
 
 BUILTIN_MELDS = {
     "chow": ir.MeldKind("chow", "Chow", "chow", concealed=False, opens=True),
@@ -269,7 +269,7 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
         case ast.Example():
             into.examples.append(decl)
         case ast.RoundRules():
-            from .resolve_rounds import merge
+            from dsl.frontend.resolve_rounds import merge
 
             into.rounds = merge(into.rounds, decl)
         case ast.RoundExample():
@@ -377,7 +377,7 @@ class Resolver:
         spec = replace(spec, examples=tuple(self._example(e) for e in d.examples))
         if d.rounds is None and not d.round_examples:
             return spec
-        from .resolve_rounds import round_example, round_rules
+        from dsl.frontend.resolve_rounds import round_example, round_rules
 
         rounds = round_rules(self, d.rounds) if d.rounds is not None else None
         return replace(spec, rounds=rounds,

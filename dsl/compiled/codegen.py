@@ -16,11 +16,12 @@ from pathlib import Path
 
 import jinja2
 
-from . import __version__, ir
-from .decompose import knitted_straights
-from .paths import SPECS_DIR
+from dsl import __version__
+from dsl.frontend import ir
+from dsl.interp.decompose import knitted_straights
+from dsl.paths import SPECS_DIR
 
-TEMPLATES = Path(__file__).resolve().parent / "templates" / "cython"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 PACKAGE_INIT = '"""Compiled checkers, one extension module per bundled spec (generated/<variant>.pyx)."""\n'
 
 WINDS = ("E", "S", "W", "N")
@@ -221,7 +222,7 @@ class Combining:
 
     source: str
     fans: list[int]  # in the spec's fan order
-    pair_fans: list[int]  # the two-set fans, in that order: dsl.combinations drops the last first
+    pair_fans: list[int]  # the two-set fans, in that order: dsl.interp.combinations drops the last first
     matchers: dict[int, list[tuple[int, str, str]]]  # size -> (fan, C condition on `combo`, spec text)
 
 
@@ -349,7 +350,7 @@ class Model:
     combining: list[Combining] = field(default_factory=list)
     rules: list[PaymentRule] = field(default_factory=list)
     wind_tiles: list[int] = field(default_factory=list)
-    knitted: list[list[int]] = field(default_factory=list)  # the knitted straights, in dsl.decompose's order
+    knitted: list[list[int]] = field(default_factory=list)  # the knitted straights, in dsl.interp.decompose's order
     hand_sets: list[HandSet] = field(default_factory=list)
     wild_sets: list[int] = field(default_factory=list)  # indices into hand_sets of the wild tile sets
     settle_requirements: list[Requirement] = field(default_factory=list)
@@ -453,7 +454,7 @@ class Model:
         return [k for k in self.context if k.kind == "KEY_INT"]
 
     def unit_word(self) -> str:
-        """The spec's unit in a sentence, as the interpreter says it: "fan" for 番 (dsl.docs.unit_word)."""
+        """The spec's unit in a sentence, as the interpreter says it: "fan" for 番 (dsl.book.docs.unit_word)."""
         return "fan" if self.spec.unit == "番" else self.spec.unit
 
     def context_slot(self, name: str) -> int:
@@ -472,7 +473,7 @@ class Model:
         return next(o.slot for o in self.options if o.name == minimum) if isinstance(minimum, str) else -1
 
     def _knitted_straights(self) -> list[list[int]]:
-        """The knitted sequences of dsl.decompose, checked to exist in this spec's tiles."""
+        """The knitted sequences of dsl.interp.decompose, checked to exist in this spec's tiles."""
         suits = [s.code for s in self.spec.suits if s.numbered]
         if len(suits) != 3 or not self.knitted_shapes():
             return []
@@ -486,7 +487,7 @@ class Model:
     def extended(self) -> bool:
         """The spec uses wild tiles, tile sets chosen per hand, loose readings, tiles laid aside or the losers'
         melds: the checker then keeps every declared meld and reads each hand's tiles from the decomposition
-        (dsl.decompose.reading_tiles)."""
+        (dsl.interp.decompose.reading_tiles)."""
         spec = self.spec
         return bool(spec.wilds or spec.per_hand_tilesets() or any(s.name == "loose" for s in spec.shapes)
                     or any(k.aside for k in spec.meld_kinds) or self._reads_loser_melds())

@@ -1,4 +1,4 @@
-"""Spec text -> syntax tree (dsl.ast), with positions; syntax errors become diagnostics."""
+"""Spec text -> syntax tree (dsl.frontend.ast), with positions; syntax errors become diagnostics."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
-from . import ast
-from .paths import GRAMMAR_DIR
-from .source import Diagnostic, Source, Span, SpecError, error
+from dsl.frontend import ast
+from dsl.frontend.source import Diagnostic, Source, Span, SpecError, error
+from dsl.paths import GRAMMAR_DIR
 
 GRAMMAR = GRAMMAR_DIR / "mjdsl.lark"
 
@@ -209,7 +209,7 @@ def _string(token: Token) -> str:
 
 @v_args(meta=True)
 class ToAst(Transformer):
-    """Parse tree -> dsl.ast nodes. One method per grammar rule."""
+    """Parse tree -> dsl.frontend.ast nodes. One method per grammar rule."""
 
     def __init__(self, source: Source):
         super().__init__()

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from . import ir
-from .case import WINDS, Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
-from .interpreter import Evaluator, _plain
-from .notation import HandError
+from dsl.cases.case import WINDS, Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
+from dsl.frontend import ir
+from dsl.interp.interpreter import Evaluator, _plain
+from dsl.notation import HandError
 
 EVENT_KINDS = ("kong", "win", "draw", "declare", "penalty")
 RECORD_KEYS = ("dealer", "context", "events", "options", "carried")

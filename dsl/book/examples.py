@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from . import ir
-from .rounds import RoundSettler
-from .source import Diagnostic
+from dsl.frontend import ir
+from dsl.frontend.source import Diagnostic
+from dsl.interp.rounds import RoundSettler
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import sysconfig
 import time
 from pathlib import Path
 
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the directory holding dsl/: cimport dsl.runtime.core
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory holding dsl/: cimport dsl.runtime.core
 RUNTIME_PXD = PACKAGE_ROOT / "dsl" / "runtime" / "core.pxd"
 
 
