@@ -1935,6 +1935,7 @@ cdef void link(Tables* t) noexcept:
     t.n_own_shapes = 0
     t.own_shape_text = NULL
     t.own_shape = NULL
+    t.has_requirements = True
 
 
 link(&(<Checker>CHECKER).t)

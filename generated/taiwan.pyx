@@ -1187,6 +1187,7 @@ cdef void link(Tables* t) noexcept:
     t.n_own_shapes = 2
     t.own_shape_text = OWN_SHAPE_TEXT
     t.own_shape = own_shape
+    t.has_requirements = False
 
 
 link(&(<Checker>CHECKER).t)

@@ -44,6 +44,8 @@ cdef enum:
     MAX_LETS = 64  # top-level `let`s, each computed once per decomposition
     NAME_CACHE = 256  # slots of a NameCache (a power of two)
     RESULT_COUNTS = 8  # a fan's result dict is made once per count below this (at its fixed value)
+    RUN_TILES = 9  # the longest run of tiles RUN_SHAPES covers
+    RUN_COPIES = 4  # the most copies of a tile RUN_SHAPES covers
 
 # Products, quotients, powers, sums and totals stay within +-2^53; beyond it the reference interpreter answers.
 cdef extern from *:
@@ -324,6 +326,14 @@ cdef struct Tables:
     int n_own_shapes
     const int* own_shape_text  # Text of each shape's name
     ShapeHolds own_shape  # whether own shape k's condition holds for the reading in c.d; NULL without
+    bint has_requirements  # some requirement may fail: a complete hand is not yet a win
+    # runs of tiles that chows connect (a numbered suit, an honor alone), filled by Checker.link: a hand reads
+    # as sets and a pair when each run does (RUN_SHAPES); runs_fit is False when a run is too long for the table
+    int n_runs
+    int run_first[MAX_TILES]
+    int run_length[MAX_TILES]
+    int run_of[MAX_TILES]  # the run of each tile
+    bint runs_fit
 
 cdef struct Ctx:
     # Everything known while one hand is scored with one winning tile.

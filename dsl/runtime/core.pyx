@@ -17,6 +17,7 @@ from array import array
 from time import perf_counter_ns
 
 from cpython cimport array as carray
+from libc.stdlib cimport calloc
 from cpython.dict cimport PyDict_Copy, PyDict_Next
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongLongAndOverflow
@@ -504,16 +505,16 @@ cdef void unset_win(Ctx* c) noexcept:
 
 
 cdef unsigned long long completing(const Tables* t, const Hand* h, unsigned long long held,
-                                  unsigned long long near) noexcept:
+                                  unsigned long long near, bint with_standard) noexcept:
     """The tiles that may complete this hand (held: its concealed tiles, near: every tile within two ranks of
     one of them): a superset of its waits, so that the others need no search.
 
     Sets and a pair: every run of tiles chows connect (a numbered suit; an honor alone) then holds 0 or 2 tiles
     modulo 3, one of them 2: the winning tile goes to the run at 1, or to one of two runs at 2. Seven pairs:
-    a tile held an odd number of times. Thirteen orphans: an orphan, every tile held one. Honors and knitted
+    the one tile held an odd number of times, beside no declared set. Thirteen orphans: an orphan, every tile held one. Honors and knitted
     tiles: a special tile, no tile held twice. A knitted straight: with eight of its tiles held, its ninth,
     or any near tile for the set and the pair beside it."""
-    cdef unsigned long long tiles = 0, orphans = 0, run_tiles[MAX_TILES]
+    cdef unsigned long long tiles = 0, orphans = 0, odd, run_tiles[MAX_TILES]
     cdef int run_count[MAX_TILES]
     cdef int k, number, runs = 0, at_one = 0, at_two = 0
     for k in range(t.n_tiles):  # the runs: a tile joins the run before it when a chow holds both
@@ -528,14 +529,17 @@ cdef unsigned long long completing(const Tables* t, const Hand* h, unsigned long
         at_two += run_count[k] % 3 == 2
     for number in range(t.n_shapes):
         if t.shapes[number] == T_standard:
-            for k in range(runs):
+            for k in range(runs if with_standard else 0):
                 if (run_count[k] % 3 == 1 and at_one == 1 and at_two == 0) \
                         or (run_count[k] % 3 == 2 and at_one == 0 and at_two == 2):
                     tiles |= run_tiles[k] & near
         elif t.shapes[number] == T_seven_pairs:
+            odd = 0
             for k in range(t.n_tiles):
                 if h.counts[k] % 2:
-                    tiles |= 1ULL << k
+                    odd |= 1ULL << k
+            if h.n_sets == 0 and popcount(odd) == 1:  # six pairs and a single: the single's pair
+                tiles |= odd
         elif t.shapes[number] == T_thirteen_orphans:
             for k in range(t.n_orphans):
                 orphans |= 1ULL << t.orphans[k]
@@ -564,37 +568,201 @@ cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bin
     cdef int tile, k, n = 0
     cdef unsigned long long near = 0  # the tiles worth trying: the others complete nothing
     cdef unsigned long long held = 0
-    prepare(&trial, t, h, -1, SEARCH_ANY)
+    cdef unsigned long long allowed = t.all_tiles & ~t.flowers, waits = 0, unknown = 0
+    cdef bint by_table = t.runs_fit and not (h.wild or t.loose or t.n_own_shapes or t.has_requirements)
     memcpy(before, h.counts, t.n_tiles * sizeof(int))
     for tile in range(t.n_tiles):
         if h.counts[tile]:
             near |= t.near[tile]
             held |= 1ULL << tile
-    near = completing(t, h, held, near)
-    if h.wild or t.loose or t.n_own_shapes:
-        near = t.all_tiles  # a wild, a loose reading or a spec's own shape can take any tile
     for k in range(h.n_melds):
         for tile in range(h.melds[k].size):
             before[h.melds[k].tiles[tile]] += 1
     for tile in range(t.n_tiles):
-        if has_tile(t.flowers, tile) or (before[tile] >= t.tile_copies[tile] and not any_copy) \
-                or not has_tile(near, tile):
+        if before[tile] >= t.tile_copies[tile] and not any_copy:
+            allowed &= ~(1ULL << tile)
+    if by_table:  # the standard shape by table, the other shapes by search on the tiles that may complete them
+        waits = standard_waits(t, h, near & allowed, &unknown)
+        near = (completing(t, h, held, near, False) | unknown) & ~waits
+    else:
+        near = completing(t, h, held, near, True)
+        if h.wild or t.loose or t.n_own_shapes:
+            near = t.all_tiles  # a wild, a loose reading or a spec's own shape can take any tile
+    near &= allowed
+    if near:
+        prepare(&trial, t, h, -1, SEARCH_ANY)
+    for tile in range(t.n_tiles):
+        if not has_tile(near, tile):
             continue
         set_win(&trial, tile)  # the search stops at the first decomposition that meets the requirements
         search(&trial)
         unset_win(&trial)
         if trial.found:
-            if out != NULL:
-                out[n] = tile
-            n += 1
-    if trial.inexact:
+            waits |= 1ULL << tile
+    if near and trial.inexact:
         inexact[0] = True
+    while waits:
+        if out != NULL:
+            out[n] = lowest_tile(waits)
+        n += 1
+        waits &= waits - 1
     return n
+
+
+cdef unsigned long long standard_waits(const Tables* t, const Hand* h, unsigned long long candidates,
+                                       unsigned long long* unknown) noexcept:
+    """The candidate tiles that make the concealed tiles read as sets and a pair, run by run through
+    RUN_SHAPES: the run the tile joins must read anew, every other run as it is, one pair in all. A candidate
+    the table cannot decide (a fifth copy) goes to `unknown`."""
+    cdef int run, k, tile, tiles, key, shape, pairs = 0, wrong = 0
+    cdef int run_key[MAX_TILES]
+    cdef int run_tiles[MAX_TILES]
+    cdef bint run_right[MAX_TILES]
+    cdef bint chows = False
+    cdef unsigned long long waits = 0
+    for shape in range(t.n_shapes):
+        if t.shapes[shape] == T_standard:
+            break
+    else:
+        return 0
+    chows = t.shape_chows[shape]
+    tiles = 0
+    for tile in range(t.n_tiles):
+        tiles += h.counts[tile]
+    if (t.sets - h.n_sets) * 3 + 1 != tiles:
+        return 0
+    for run in range(t.n_runs):
+        run_key[run] = 0
+        run_tiles[run] = 0
+        for k in range(t.run_length[run] - 1, -1, -1):
+            run_key[run] = run_key[run] * (RUN_COPIES + 1) + h.counts[t.run_first[run] + k]
+            run_tiles[run] += h.counts[t.run_first[run] + k]
+        run_right[run] = run_reads(run_key[run], run_tiles[run], chows)
+        wrong += not run_right[run]
+        pairs += run_tiles[run] % 3 == 2
+    while candidates:
+        tile = lowest_tile(candidates)
+        candidates &= candidates - 1
+        run = t.run_of[tile]
+        if h.counts[tile] >= RUN_COPIES:
+            unknown[0] |= 1ULL << tile
+            continue
+        if wrong - (not run_right[run]) != 0:
+            continue
+        tiles = run_tiles[run] + 1
+        if pairs - (run_tiles[run] % 3 == 2) + (tiles % 3 == 2) == 1 and \
+                run_reads(run_key[run] + RUN_DIGIT[tile - t.run_first[run]], tiles, chows):
+            waits |= 1ULL << tile
+    return waits
+
+
+cdef inline bint run_reads(int key, int tiles, bint chows) noexcept:
+    """The run reads as sets (a multiple of 3 tiles) or as sets and a pair (2 more)."""
+    if tiles % 3 == 1:
+        return False
+    return tiles == 0 or (RUN_SHAPES[key] >> (0 if chows else 2)) & (1 if tiles % 3 == 0 else 2)
 
 # ================================================================ decompositions
 # Every decomposition, in the order of dsl.interp.decompose: shapes as the spec lists them; sets and a pair by
 # recursion over tile counts, lowest tile first, trying pair, pung, chow; then one decomposition per
 # distinct group that can hold the winning tile. The order matters: the first of equal totals wins.
+
+
+# ---------------------------------------------------------------- runs read as sets and a pair, by table
+# Whether the tiles of one run read as sets alone (bit 0) or as sets and one pair (bit 1), chows allowed;
+# bits 2 and 3 the same without chows. The key of a run is its counts in base RUN_COPIES + 1, its first tile
+# the lowest digit. A lookup per run decides what a search over the run's readings would find.
+
+cdef enum:
+    RUN_KEYS = 1953125  # (RUN_COPIES + 1) ** RUN_TILES
+    RUN_SET_KINDS = 16  # pungs on each of the 9 tiles of a run, then chows starting at its first 7
+
+cdef unsigned char* RUN_SHAPES = <unsigned char*>calloc(RUN_KEYS, 1)
+cdef int[RUN_TILES] RUN_DIGIT = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625]
+
+
+cdef void mark_runs(int* counts, int key, int first_kind, int sets_left, int shift) noexcept:
+    """Mark the run of these counts (and key) and every run with sets of kinds first_kind.. added to it, up to
+    sets_left more, as sets alone and, with each pair added, as sets and a pair."""
+    cdef int tile, kind, low
+    RUN_SHAPES[key] |= 1 << shift
+    for tile in range(RUN_TILES):
+        if counts[tile] + 2 <= RUN_COPIES:
+            RUN_SHAPES[key + 2 * RUN_DIGIT[tile]] |= 2 << shift
+    if sets_left == 0:
+        return
+    for kind in range(first_kind, RUN_SET_KINDS if shift == 0 else RUN_TILES):
+        if kind < RUN_TILES:
+            if counts[kind] + 3 <= RUN_COPIES:
+                counts[kind] += 3
+                mark_runs(counts, key + 3 * RUN_DIGIT[kind], kind, sets_left - 1, shift)
+                counts[kind] -= 3
+            continue
+        low = kind - RUN_TILES
+        if counts[low] < RUN_COPIES and counts[low + 1] < RUN_COPIES and counts[low + 2] < RUN_COPIES:
+            for tile in range(low, low + 3):
+                counts[tile] += 1
+            mark_runs(counts, key + RUN_DIGIT[low] + RUN_DIGIT[low + 1] + RUN_DIGIT[low + 2], kind,
+                      sets_left - 1, shift)
+            for tile in range(low, low + 3):
+                counts[tile] -= 1
+
+
+cdef void build_run_shapes() noexcept:
+    cdef int[RUN_TILES] counts
+    memset(counts, 0, sizeof(counts))
+    mark_runs(counts, 0, 0, MAX_SETS, 0)
+    mark_runs(counts, 0, 0, MAX_SETS, 2)
+
+
+build_run_shapes()
+
+
+cdef void find_runs(Tables* t) noexcept:
+    """The runs of tiles that chows connect (a tile joins the run before it when a chow holds both), and
+    whether RUN_SHAPES covers them: at most RUN_TILES tiles, a chow at each start but the last two, at most
+    RUN_COPIES copies of each tile."""
+    cdef int k, p, run
+    t.n_runs = 0
+    t.runs_fit = True
+    for k in range(t.n_tiles):
+        if k == 0 or not (t.chow_start[k - 1] or (k >= 2 and t.chow_start[k - 2])):
+            t.run_first[t.n_runs] = k
+            t.run_length[t.n_runs] = 0
+            t.n_runs += 1
+        t.run_length[t.n_runs - 1] += 1
+        t.run_of[k] = t.n_runs - 1
+        t.runs_fit = t.runs_fit and t.tile_copies[k] <= RUN_COPIES
+    for run in range(t.n_runs):
+        t.runs_fit = t.runs_fit and t.run_length[run] <= RUN_TILES
+        for p in range(t.run_length[run]):
+            t.runs_fit = t.runs_fit and bool(t.chow_start[t.run_first[run] + p]) == (p + 2 < t.run_length[run])
+
+
+cdef int standard_complete(const Tables* t, const int* counts, bint chows) noexcept:
+    """Whether the concealed tiles read as sets and one pair: 1 or 0 by RUN_SHAPES, -1 when the table does not
+    cover this spec's runs or counts."""
+    cdef int run, k, key, tiles, count, pairs = 0, shift = 0 if chows else 2
+    if not t.runs_fit:
+        return -1
+    for run in range(t.n_runs):
+        key = 0
+        tiles = 0
+        for k in range(t.run_length[run] - 1, -1, -1):
+            count = counts[t.run_first[run] + k]
+            if count > RUN_COPIES:
+                return -1
+            key = key * (RUN_COPIES + 1) + count
+            tiles += count
+        if tiles % 3 == 1:
+            return 0
+        if tiles % 3 == 2:
+            pairs += 1
+            if pairs > 1 or not (RUN_SHAPES[key] >> shift) & 2:
+                return 0
+        elif tiles and not (RUN_SHAPES[key] >> shift) & 1:
+            return 0
+    return pairs == 1
 
 
 cdef void search(Ctx* c) noexcept:
@@ -728,7 +896,14 @@ cdef bint place_readings(Ctx* c, const Readings* found, const int* order) noexce
 
 cdef bint standard(Ctx* c, bint chows) noexcept:
     """Sets and one pair, for every split of the wild tiles held."""
+    cdef int complete
     if c.h.wild == 0:  # no wild tiles: the one split is the hand itself
+        complete = standard_complete(c.t, c.counts, chows)
+        if complete == 0:
+            return False  # no reading at all: nothing to search
+        if complete == 1 and c.mode == SEARCH_ANY and not c.t.has_requirements:
+            c.found = True  # any reading is a win, and there is one
+            return True
         memcpy(c.split, c.counts, c.t.n_tiles * sizeof(int))
         c.jokers = 0
         c.joker_win = False
@@ -1272,6 +1447,23 @@ cdef inline bint outranks(const Tables* t, int a, int b, const long long* v) noe
     return v[a] > v[b] or (v[a] == v[b] and t.fan_order[a] < t.fan_order[b])
 
 
+cdef int occurring(const long long* n, int first, int last, int* out) noexcept:
+    """The fans first..last-1 with n[fan] > 0, in fan order, into out; how many. Most fans do not occur, so
+    four at a time are passed over at once."""
+    cdef int i = first, j, found = 0
+    while i + 4 <= last:
+        if n[i] | n[i + 1] | n[i + 2] | n[i + 3]:
+            for j in range(i, i + 4):
+                out[found] = j
+                found += n[j] > 0
+        i += 4
+    while i < last:
+        out[found] = i
+        found += n[i] > 0
+        i += 1
+    return found
+
+
 cdef long long resolve(const Tables* t, const long long* n, const long long* v, long long* cnt, int first, int last,
                        bint* inexact) noexcept:
     """不计 and exclusive groups over fans first..last-1 (interpreter.resolve_exclusions); the total.
@@ -1285,11 +1477,10 @@ cdef long long resolve(const Tables* t, const long long* n, const long long* v, 
     cdef unsigned long long cut[MAX_MASK_WORDS]
     cdef int n_present = 0, i, j, k, fan, word
     cdef long long total = 0, amount
-    for i in range(first, last):  # without branches: most fans do not occur
-        cnt[i] = 0
-        remaining[i] = n[i]
-        present[n_present] = i
-        n_present += n[i] > 0
+    memset(&cnt[first], 0, (last - first) * sizeof(long long))
+    n_present = occurring(n, first, last, present)
+    for k in range(n_present):  # partial exclusions take from these (and from fans absent, never read)
+        remaining[present[k]] = n[present[k]]
     for k in range(1, n_present):  # an insertion sort, most valuable first
         fan = present[k]
         j = k
@@ -1850,6 +2041,7 @@ cdef class Checker:
         from dsl.cases.case import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS
 
         self.unit_word = unit_word
+        find_runs(&self.t)
         for k, name in enumerate(RULE_FLAGS):
             self.rule_slots[k] = self.context_slot(name)
         self.slot_flowers = self.context_slot("flowers")
@@ -1980,10 +2172,7 @@ cdef class Checker:
         """The counted fans first..last-1 as result objects, in declaration order."""
         cdef const int* order = self.t.fan_order
         cdef int counted[MAX_FANS]
-        cdef int k, i, j, n = 0
-        for i in range(first, last):  # without branches: most fans do not count
-            counted[n] = i
-            n += cnt[i] > 0
+        cdef int k, i, j, n = occurring(cnt, first, last, counted)
         for k in range(1, n):  # the few that count in declaration order (a stable insertion sort)
             i = counted[k]
             j = k
