@@ -8,7 +8,6 @@ loads a stale checker.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import importlib
 import importlib.util
@@ -28,7 +27,6 @@ from dsl import __version__
 from dsl.compiled import codegen
 from dsl.compiled.extensions import BuildError, compile_modules
 from dsl.frontend import ir
-from dsl.frontend.resolve import load_spec
 from dsl.interp.interpreter import Interpreter
 
 
@@ -103,12 +101,3 @@ def cached_module(spec: ir.Spec) -> ModuleType:
     loader_spec.loader.exec_module(module)
     return module
 
-
-@functools.cache
-def reference(name: str, path: str, source_hash: str, bundled: bool) -> Interpreter:
-    """The interpreter of the spec a compiled module was generated from; it must be the same version."""
-    spec = load_spec(name if bundled else path)
-    if spec.source_hash != source_hash:
-        raise RuntimeError(f"the compiled checker of {name} was generated from another version of {path}; "
-                           "run `mjdsl build` (or load it with dsl.load, which checks)")
-    return Interpreter(spec)

@@ -17,7 +17,8 @@ from pathlib import Path
 import jinja2
 
 from dsl import __version__
-from dsl.frontend import ir
+from dsl.frontend import ir, ir_json
+from dsl.frontend.source import display_width
 from dsl.interp.decompose import knitted_straights
 from dsl.paths import SPECS_DIR
 
@@ -103,6 +104,13 @@ def is_bundled(spec: ir.Spec) -> bool:
     return Path(spec.path).resolve() == (SPECS_DIR / f"{spec.name}.mj").resolve()
 
 
+def shown_path(path: str) -> str:
+    """A spec file's path as generated code shows it, whatever directory it was compiled from: specs/NAME.mj
+    for a bundled spec, else the absolute path."""
+    resolved = Path(path).resolve()
+    return f"specs/{resolved.name}" if resolved.parent == SPECS_DIR.resolve() else str(resolved)
+
+
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True, undefined=jinja2.StrictUndefined, autoescape=False,
@@ -150,6 +158,26 @@ def _c_array(values: list, per_line: int = 16) -> str:
         return "[" + ", ".join(items) + "]"
     rows = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
     return "[\n    " + ",\n    ".join(rows) + ",\n]"
+
+
+def _literal_lines(text: str, width: int = 100) -> list[str]:
+    """Text as Python string literals of about `width` columns each, to be written one after another (Python
+    joins them): each line of the text ends a literal, and a literal ends after a comma when one is near."""
+    columns = {ch: display_width(_literal(ch)) - 2 for ch in set(text)}
+    literals = []
+    for line in text.splitlines(keepends=True):
+        start = 0
+        while start < len(line):
+            end, used = start, 0
+            while end < len(line) and used < width:
+                used += columns[line[end]]
+                end += 1
+            comma = line.rfind(",", start, end)
+            if end < len(line) and comma > start + width // 2:
+                end = comma + 1
+            literals.append(_literal(line[start:end]))
+            start = end
+    return literals
 
 
 def _hexmask(value: int) -> str:
@@ -328,7 +356,6 @@ class Model:
     spec: ir.Spec
     version: str
     shown_path: str
-    bundled: bool
     texts: list[tuple[str, str]] = field(default_factory=list)  # (C name, value)
     group_kinds: list[tuple[str, str]] = field(default_factory=list)
     tilesets: list[tuple[str, int, str]] = field(default_factory=list)  # (C name, mask, comment)
@@ -359,9 +386,7 @@ class Model:
     @classmethod
     def of(cls, spec: ir.Spec) -> Model:
         _check_supported(spec)
-        bundled = is_bundled(spec)
-        shown = f"specs/{Path(spec.path).name}" if bundled else str(Path(spec.path).resolve())
-        model = cls(spec, __version__, shown, bundled)
+        model = cls(spec, __version__, shown_path(spec.path))
         model._tables()
         emitter = Emitter(model)
         model._rules(emitter)
@@ -452,6 +477,11 @@ class Model:
 
     def int_keys(self) -> list[ContextKey]:
         return [k for k in self.context if k.kind == "KEY_INT"]
+
+    def embedded_ir(self) -> list[str]:
+        """The spec's IR as dsl.frontend.ir_json text, in string literals: the interpreter answers from it the
+        cases left to it, so the checker needs neither the spec file nor the front end."""
+        return _literal_lines(ir_json.dumps(dataclasses.replace(self.spec, path=self.shown_path), shown=shown_path))
 
     def unit_word(self) -> str:
         """The spec's unit in a sentence, as the interpreter says it: "fan" for 番 (dsl.book.docs.unit_word)."""

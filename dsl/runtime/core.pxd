@@ -420,9 +420,8 @@ cdef class Checker:
     """One spec's compiled checker: the interpreter's API over its Tables."""
     cdef Tables t
     cdef readonly str spec_name
-    cdef readonly str spec_path
     cdef readonly str spec_hash
-    cdef readonly bint bundled
+    cdef str spec_ir  # the spec's IR as dsl.frontend.ir_json text, for the reference interpreter
     cdef tuple text_values
     cdef dict texts
     cdef tuple tile_codes

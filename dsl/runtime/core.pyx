@@ -8,8 +8,9 @@ compact batch entry point score_many.
 
 Cases that are not plainly valid are read by dsl.cases.case.read_case, so errors are worded exactly as the
 interpreter words them; a case whose arithmetic leaves exact 64-bit integers (a fraction, an overflow, a
-division by zero) is answered by the reference interpreter. Both are imported only when a case needs
-them: importing a checker imports nothing of the compiler.
+division by zero) is answered by the reference interpreter, run on the IR the checker module embeds. Both
+are imported only when a case needs them, and neither imports the front end: a checker needs none of the
+compiler and no spec file.
 """
 
 import gc
@@ -1826,14 +1827,13 @@ RULE_FLAGS = ("kong_replacement", "robbing_kong", "last_tile", "first_turn", "ip
 cdef class Checker:
     """One spec's compiled checker: the interpreter's API (docs/interface.md) over the tables of its module."""
 
-    def __init__(self, str spec_name, str spec_path, str spec_hash, bint bundled, tuple text_values,
+    def __init__(self, str spec_name, str spec_hash, str spec_ir, tuple text_values,
                  tuple tile_codes, dict keys, dict meld_kinds, dict options, tuple fan_names, tuple fan_english,
                  tuple reasons, tuple settle_reasons, str no_shape, tuple score_names, tuple score_kinds,
                  bint shares):
         self.spec_name = spec_name
-        self.spec_path = spec_path
         self.spec_hash = spec_hash
-        self.bundled = bundled
+        self.spec_ir = spec_ir
         self.text_values = text_values
         self.texts = {value: number for number, value in enumerate(text_values)}
         self.tile_codes = tile_codes
@@ -1854,10 +1854,16 @@ cdef class Checker:
 
     def reference_checker(self):
         """The reference interpreter of this spec: it reads the cases the fast reader leaves, and answers the
-        rare case whose arithmetic leaves 64-bit integers."""
+        rare case whose arithmetic leaves 64-bit integers. It runs on the IR the module embeds, so neither the
+        spec file nor the front end is needed."""
         if self._reference is None:
-            from dsl.compiled.checkers import reference
-            self._reference = reference(self.spec_name, self.spec_path, self.spec_hash, self.bundled)
+            from dsl.frontend.ir_json import loads
+            from dsl.interp.interpreter import Interpreter
+            spec = loads(self.spec_ir)
+            if spec.source_hash != self.spec_hash:  # the module was edited by hand
+                raise RuntimeError(f"the IR embedded in the compiled checker of {self.spec_name} is of another "
+                                   "version of the spec; run `mjdsl build`")
+            self._reference = Interpreter(spec)
         return self._reference
 
     # -- reading
