@@ -25,8 +25,9 @@ from pathlib import Path
 from dsl.book import docs
 from dsl.compiled import codegen
 from dsl.frontend.ir import Spec
+from dsl.frontend.lint import warnings
 from dsl.frontend.parser import parse
-from dsl.frontend.resolve import check, load_spec, resolve, warnings
+from dsl.frontend.resolve import check, load_spec, resolve
 from dsl.frontend.source import Source, SpecError
 from dsl.interp.interpreter import Interpreter
 from dsl.paths import SPECS_DIR, bundled_specs

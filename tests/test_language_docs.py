@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from dsl.frontend.resolve import example_comments, load_spec
+from dsl.frontend.examples import example_comments
+from dsl.frontend.resolve import load_spec
 from dsl.interp.interpreter import Interpreter
 from dsl.paths import SPECS_DIR
 
