@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dsl.book import docs
+from dsl.book import model, render
 from dsl.compiled import codegen
 from dsl.frontend.ir import Spec
 from dsl.frontend.lint import warnings
@@ -108,7 +108,7 @@ def file_outcome(data: bytes, folder: Path, name: str, whole: bool = False) -> s
     outcome = _exercise(spec)
     if whole:
         codegen.generate(spec)
-        docs.render_books([docs.book(spec)], folder / "book")
+        render.render_books([model.book(spec)], folder / "book")
     return outcome
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dsl.book import docs
+from dsl.book import model
 from dsl.compiled import codegen
 from dsl.frontend.parser import MAX_NESTING
 from dsl.frontend.resolve import check
@@ -136,7 +136,7 @@ def test_an_expression_just_within_the_limit_goes_through_every_stage(tmp_path):
     # 90 ones sum past 2, and an even number of nots leaves self_drawn as it is: the fan counts
     assert result["ok"] and "新" in [f["name"] for f in result["fans"]]
     assert "evaluate = CHECKER.evaluate" in codegen.generate(spec)
-    assert docs.book(spec).spec is spec
+    assert model.book(spec).spec is spec
 
 
 def test_a_huge_exponent_fails_fast_instead_of_computing_for_ever(tmp_path):

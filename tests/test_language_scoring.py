@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from dsl.book import docs
+from dsl.book import model, render
 from dsl.book.variantdiff import diff
 from dsl.cli import main
 from dsl.frontend.resolve import load_spec
@@ -138,7 +138,7 @@ def test_a_fan_counted_several_times_is_worth_its_value_times_its_count(spec_of)
 def test_the_cap_unless_reads_in_the_book_and_in_the_source(spec_of):
     spec = spec_of(CAP_UNLESS)
     assert spec.cap == 10 and spec.cap_unless_more
-    assert docs.book(spec).cap == ("A hand pays at most 10 fan (Limit): a larger total is paid as 10, unless one "
+    assert model.book(spec).cap == ("A hand pays at most 10 fan (Limit): a larger total is paid as 10, unless one "
                                    "fan alone is worth more than 10 (then the whole total is paid), and a result "
                                    "shows both the total and what is paid.")
     assert not spec_of(CAPPED).cap_unless_more
@@ -154,10 +154,10 @@ def test_the_book_states_the_cap_in_a_sentence_and_shows_the_paid_amount(spec_of
         # 底 5 and 自摸 8 make 13 台; the cap pays 10.
         expect 底 5, 自摸 8, total 13
 """)
-    book = docs.book(spec)
+    book = model.book(spec)
     assert book.cap == ("A hand pays at most 10 台 (滿台 Limit): a larger total is paid as 10, and a result "
                         "shows both the total and what is paid.")
-    pages = docs.render_books([book], tmp_path)
+    pages = render.render_books([book], tmp_path)
     markdown = next(text for path, text in pages.items() if path.name == f"{spec.name}.md")
     assert book.cap in markdown and "| 番种 Fan | 台 Value | Points |" in markdown
     assert "| **Paid 实付** (at most the cap) | | **10** |" in markdown

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dsl.book import docs
+from dsl.book import model, render
 from dsl.frontend.resolve import load_spec
 from dsl.frontend.source import SpecError
 from dsl.interp.interpreter import Interpreter
@@ -82,11 +82,11 @@ def test_a_shape_may_not_take_a_built_in_name_and_its_condition_is_a_condition(w
 
 
 def test_the_book_lists_the_shape_with_its_condition(flowery, tmp_path):
-    book = docs.book(flowery())
+    book = model.book(flowery())
     assert [(s.name, s.english, s.rule) for s in book.own_shapes] == [
         ("四花齊", "Four Flowers", "count(groups, 花) == 4")]
     assert "四花齊" in book.shapes
-    markdown = next(text for path, text in docs.render_books([book], tmp_path).items() if path.suffix == ".md"
+    markdown = next(text for path, text in render.render_books([book], tmp_path).items() if path.suffix == ".md"
                     and path.stem == "flowery")
     assert "| 四花齊 Four Flowers |" in markdown
 
