@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import tiles
 
 from dsl.book import figures, model, prose, render
 from dsl.book.prose import Prose, UnknownNodeError, formula
@@ -374,14 +375,7 @@ def test_pattern_descriptions():
     assert describe(shenyang, "定向飘").startswith("Scores 5 when it is 手把一 and the winning tile is not in 字")
 
 
-MINI_RIICHI = """\
-variant mini "小立直" "Mini riichi"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    suit s 条 "Bamboo" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
-    red fives ×1
+MINI_RIICHI = 'variant mini "小立直" "Mini riichi"\n' + tiles("mps", "red fives ×1") + """\
 order 东 南 西 北
 order 白 发 中
 melds chow, pung, kong, concealed_kong

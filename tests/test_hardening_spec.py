@@ -3,7 +3,6 @@ escapes, files that are not UTF-8, header values out of range, numbers too large
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -148,10 +147,9 @@ def test_a_huge_exponent_fails_fast_instead_of_computing_for_ever(tmp_path):
                          encoding="utf-8")
     spec, _ = check(str(spec_file))
     assert spec is not None
-    started = time.perf_counter()
     result = Interpreter(spec).evaluate({"hand": "123m456m789m11p23p", "win": "4p"})
+    # refused before computing: 2 ^ 1000000000000 itself would never finish
     assert result["ok"] is False and "2 ^ 1000000000000: the exponent is over" in result["error"]
-    assert time.perf_counter() - started < 1.0
 
 
 def test_roundup_to_a_step_of_zero_is_a_diagnostic(tmp_path):

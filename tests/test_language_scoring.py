@@ -5,6 +5,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from conftest import tiles
 
 from dsl.book import model, render
 from dsl.book.variantdiff import diff
@@ -205,13 +206,7 @@ def test_a_variant_diff_names_a_changed_unit_cap_and_integer_key(spec_of, write_
     assert rows["cap"] == ("10", "10 (Limit) unless one fan is more")
 
 
-COMBINATIONS_ANYWHERE = """\
-variant anywhere "组合" "Combinations anywhere"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    suit s 条 "Bamboo" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+COMBINATIONS_ANYWHERE = 'variant anywhere "组合" "Combinations anywhere"\n' + tiles("mps") + """\
 context self_drawn
 principles 套算一次
 let 同顺 = combinations(chows, 2, same(rank))

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from conftest import SEASONS, tiles
 
 from dsl.book import model, render
 from dsl.frontend.resolve import load_spec
 from dsl.frontend.source import SpecError
 from dsl.interp.interpreter import Interpreter
 
-FLOWERS = """\
-variant flowery "花牌" "Flowers"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
-    flowers f 花 "Flowers" ×1: 春 "Spring", 夏 "Summer", 秋 "Autumn", 冬 "Winter"
+FLOWERS = 'variant flowery "花牌" "Flowers"\n' + tiles("mp", SEASONS) + """\
 meld flower "Flower" = one of 花
 melds chow, pung
 shapes standard
