@@ -1,6 +1,7 @@
-"""The arrows between dsl's subpackages point one way: the front end imports no back end, case reading imports
-only the IR and notation, the interpreter and the books never import the compiled back end, the C runtime's
-Python imports stay within case reading and its fallbacks, and no modules import each other in a circle.
+"""The arrows between dsl's subpackages point one way (the layers README.md draws): the front end imports no back
+end, case reading imports only the IR and notation, the interpreter and the books never import the compiled back
+end, the C runtime's Python imports stay within case reading and its fallbacks, and no modules import each other
+in a circle.
 
 Every module under dsl/ is read with `ast` (imports inside functions count too); the runtime's .pyx source is read
 with a regular expression, as `ast` cannot parse Cython.
@@ -20,13 +21,11 @@ import dsl
 
 DSL = Path(dsl.__file__).parent
 
-COMMANDS = ("dsl.cli", "dsl.build", "dsl.scaffold")
-# Importer (a package, or one module) -> the modules and packages it must not import.
-FORBIDDEN = {
-    "dsl.frontend": ("dsl.interp", "dsl.compiled", "dsl.book", "dsl.runtime", *COMMANDS),
-    "dsl.interp": ("dsl.compiled", "dsl.book", *COMMANDS),
-    "dsl.book": ("dsl.compiled",),
-}
+# Layers, left to right: a module imports modules of its own unit (the package or module named) or of a layer
+# further right, never back. So the front end imports no back end; the interpreter neither the compiled back end,
+# the books nor the commands; the books and the compiled back end not each other. (README.md draws them.)
+LAYERS = (("dsl.cli",), ("dsl.build", "dsl.scaffold", "dsl.runtime"), ("dsl.book", "dsl.compiled"), ("dsl.interp",),
+          ("dsl.cases",), ("dsl.frontend",), ("dsl.notation", "dsl.paths", "dsl.vocabulary"))
 # What the runtime's Python code may import: case reading, the interpreter (which answers a case the compiled
 # search does not), and dsl.compiled.checkers, which loads that interpreter today.
 RUNTIME_MAY_IMPORT = ("dsl.runtime", "dsl.cases", "dsl.frontend.ir", "dsl.frontend.source", "dsl.notation",
@@ -114,15 +113,23 @@ def _pyx_imports(path: Path, known: set[str]) -> list[Import]:
 
 
 def broken_arrows(imports: Iterable[Import]) -> list[str]:
-    """Every import that FORBIDDEN or ONLY rules out, as "importer:line imports imported"."""
-    broken = []
-    for i in imports:
-        forbidden = [p for owner, ps in FORBIDDEN.items() if within(i.importer, owner) for p in ps]
-        allowed = [ps for owner, ps in ONLY.items() if within(i.importer, owner)]
-        if any(within(i.imported, p) for p in forbidden) or any(
-                not any(within(i.imported, p) for p in ps) for ps in allowed):
-            broken.append(f"{i.importer}:{i.line} imports {i.imported}")
-    return broken
+    """Every import that points back across LAYERS or that ONLY rules out, as "importer:line imports imported"."""
+    return [f"{i.importer}:{i.line} imports {i.imported}" for i in imports if _points_back(i) or _not_allowed(i)]
+
+
+def _unit(name: str) -> tuple[int, str] | None:
+    """The layer and unit of a module; None for dsl itself, which only re-exports (lazily)."""
+    return next(((depth, unit) for depth, layer in enumerate(LAYERS) for unit in layer if within(name, unit)), None)
+
+
+def _points_back(i: Import) -> bool:
+    importer, imported = _unit(i.importer), _unit(i.imported)
+    return importer is not None and imported is not None and importer[1] != imported[1] and importer[0] >= imported[0]
+
+
+def _not_allowed(i: Import) -> bool:
+    return any(within(i.importer, owner) and not any(within(i.imported, p) for p in allowed)
+               for owner, allowed in ONLY.items())
 
 
 def cycles(imports: Iterable[Import]) -> list[list[str]]:
@@ -168,6 +175,10 @@ def test_every_import_points_the_allowed_way(imports):
     assert broken_arrows(imports) == []
 
 
+def test_every_module_is_in_a_layer():
+    assert [name for name in map(module_name, source_files()) if name != "dsl" and _unit(name) is None] == []
+
+
 def test_no_modules_import_each_other_in_a_circle_at_module_level(imports):
     assert cycles(i for i in imports if i.top_level) == []
 
@@ -191,9 +202,12 @@ def test_the_checks_report_a_circle_and_a_forbidden_arrow():
             Import("dsl.runtime.core", "dsl.compiled.codegen", 5, False),
             Import("dsl.book.x", "dsl.book.x", 6, True),
             Import("dsl.cases.c", "dsl.frontend.ir", 7, True),
-            Import("dsl.runtime.core", "dsl.interp.x", 8, False)]
+            Import("dsl.runtime.core", "dsl.interp.x", 8, False),
+            Import("dsl.book.y", "dsl.compiled.codegen", 9, True),  # same layer, another unit
+            Import("dsl.cli", "dsl.interp.rounds", 10, True)]
     assert cycles(fake) == [["dsl.book.x"], ["dsl.frontend.a", "dsl.frontend.b"]]
     assert cycles(i for i in fake if i.top_level) == [["dsl.book.x"]]
     assert broken_arrows(fake) == ["dsl.frontend.b:3 imports dsl.interp.rounds",
                                    "dsl.cases.c:4 imports dsl.frontend.parser",
-                                   "dsl.runtime.core:5 imports dsl.compiled.codegen"]
+                                   "dsl.runtime.core:5 imports dsl.compiled.codegen",
+                                   "dsl.book.y:9 imports dsl.compiled.codegen"]
