@@ -66,6 +66,7 @@ class Names:
         return expr
 
     def pattern_name(self, name: ast.Name, names: Iterable[str] | None = None) -> str:
+        """The fan a name (or an alias) stands for, among `names` (every fan when not given)."""
         aliases = self.declared.aliases
         known = list(names) if names is not None else list(self.d.patterns)
         if name.text in known:
