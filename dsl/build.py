@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dsl.book import docs
+from dsl.book import render
+from dsl.book.model import Book
 from dsl.compiled import codegen
 from dsl.compiled.checkers import cached_module
 from dsl.compiled.extensions import compile_modules
@@ -26,24 +27,24 @@ def generated_files(specs: list[ir.Spec], out: Path | None = None) -> dict[Path,
     files: dict[Path, str] = {}
     if bundled:
         files.update(codegen.generate_all(bundled, GENERATED_DIR))
-        files.update(docs.render_all(bundled, GENERATED_DIR / "docs", shared=_every_bundled(bundled)))
+        files.update(render.render_all(bundled, GENERATED_DIR / "docs", shared=_every_bundled(bundled)))
     for spec in own:
         folder = out or Path(spec.path).parent
         files[folder / f"{codegen.module_name(spec)}.pyx"] = codegen.generate(spec)
-        files.update(docs.render_all([spec], folder, shared=False))
+        files.update(render.render_all([spec], folder, shared=False))
     return files
 
 
-def book_pages(books: list[docs.Book], out: Path | None = None) -> dict[Path, str]:
+def book_pages(books: list[Book], out: Path | None = None) -> dict[Path, str]:
     """The pages of `mjdsl doc`: all into `out` when given, else as `mjdsl build` places them."""
     if out is not None:
-        return docs.render_books(books, out)
+        return render.render_books(books, out)
     bundled = [b for b in books if codegen.is_bundled(b.spec)]
-    files = docs.render_books(bundled, GENERATED_DIR / "docs", _every_bundled([b.spec for b in bundled])) \
+    files = render.render_books(bundled, GENERATED_DIR / "docs", _every_bundled([b.spec for b in bundled])) \
         if bundled else {}
     for b in books:
         if not codegen.is_bundled(b.spec):
-            files.update(docs.render_books([b], Path(b.spec.path).parent, shared=False))
+            files.update(render.render_books([b], Path(b.spec.path).parent, shared=False))
     return files
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from dsl import scaffold
-from dsl.book import docs
+from dsl.book import model, render
 from dsl.book.examples import run_examples, unexercised_exclusions
 from dsl.build import book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
 from dsl.cases.limits import MAX_LINE_BYTES, InputError, read_json_line
@@ -181,17 +181,17 @@ def _doc(args) -> int:
     if args.diff:
         a, b = (load_spec(name) for name in args.diff)
         out = Path(args.out) if args.out else None
-        text = docs.render_diff(a, b, html=out is not None and out.suffix == ".html")
+        text = render.render_diff(a, b, html=out is not None and out.suffix == ".html")
         if out is None:
             print(text, end="")
         else:
             write_files({out: text})
             print(f"wrote {out}")
         return 0
-    books = [docs.book(spec) for spec in load_all(args.specs or None)]
+    books = [model.book(spec) for spec in load_all(args.specs or None)]
     for path in write_files(book_pages(books, Path(args.out) if args.out else None)):
         print(f"wrote {path}")
-    problems = [line for book in books for line in docs.failure_report(book)]
+    problems = [line for book in books for line in render.failure_report(book)]
     for line in problems:
         print(f"error: {line}", file=sys.stderr)
     return 1 if problems else 0

@@ -9,6 +9,7 @@ import textwrap
 import warnings
 
 import pytest
+from conftest import SEASONS, tiles
 
 import dsl
 from dsl.cases.samples import random_cases
@@ -16,13 +17,7 @@ from dsl.compiled import codegen
 from dsl.frontend.resolve import load_spec
 from dsl.interp.interpreter import Interpreter
 
-NEWER = """\
-variant newer "新" "Newer features"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
-    flowers f 花 "Flowers" ×1: 春 "Spring", 夏 "Summer", 秋 "Autumn", 冬 "Winter"
+NEWER = 'variant newer "新" "Newer features"\n' + tiles("mp", SEASONS) + """\
 meld flower "Flower" = one of 花
 melds chow, pung, kong
 shapes standard, seven_pairs
@@ -48,11 +43,7 @@ settle:
     discard: discarder pays paid + 連莊
 """
 
-PLAIN_CAP = """\
-variant plaincap "封顶" "A plain cap"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+PLAIN_CAP = 'variant plaincap "封顶" "A plain cap"\n' + tiles("m") + """\
 melds chow, pung
 context self_drawn
 cap 5

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from conftest import tiles
+
 from dsl.cases.case import read_case
 from dsl.interp.decompose import decompositions
 from dsl.interp.interpreter import HandFacts
@@ -57,15 +59,7 @@ def test_seven_pairs_with_four_of_a_kind(spec_of):
 
 
 def test_thirteen_orphans(spec_of):
-    spec = spec_of('''
-        variant k "十三幺"
-        tiles:
-            suit m 万 "Characters" 1..9 ×4
-            suit p 筒 "Dots" 1..9 ×4
-            suit s 条 "Bamboo" 1..9 ×4
-            honors z 字 "Honors" ×4: 东 "E", 南 "S", 西 "W", 北 "N", 白 "Wh", 发 "G", 中 "R"
-        shapes thirteen_orphans
-        ''', tiny=False)
+    spec = spec_of('variant k "十三幺"\n' + tiles("mps") + "shapes thirteen_orphans\n", tiny=False)
     (d,) = readings(spec, {"hand": "19m19p19s1234567z", "win": "9p"})
     assert d.shape == "thirteen_orphans" and d.wait == "single"
     assert sorted(g.kind for g in d.groups) == ["pair"] + ["single"] * 12

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from conftest import tiles
 
-from dsl.book import docs, figures, prose
+from dsl.book import figures, model, prose, render
 from dsl.book.prose import Prose, UnknownNodeError, formula
+from dsl.book.variantdiff import ABSENT
 from dsl.build import stale_files
 from dsl.cli import main
 from dsl.frontend import ir
@@ -33,7 +35,7 @@ def specs() -> list[ir.Spec]:
 
 @pytest.fixture(scope="module")
 def pages(specs) -> dict[Path, str]:
-    return docs.render_all(specs, OUT)
+    return render.render_all(specs, OUT)
 
 
 def text_of(page: str) -> str:
@@ -78,7 +80,7 @@ def test_html_book_draws_tiles_and_the_exclusion_graph(pages, name):
 
 @pytest.mark.parametrize("name", bundled_specs())
 def test_worked_examples_show_the_checkers_answer(pages, name):
-    book = docs.book(load_spec(name))
+    book = model.book(load_spec(name))
     page = text_of(pages[OUT / f"{name}.html"])
     assert not book.failures
     for worked in book.examples:
@@ -101,7 +103,7 @@ def test_compare_page_has_every_pattern_of_every_variant(pages, specs):
         assert f"{spec.name}.html" in page
         for p in spec.patterns + spec.loser_patterns:
             assert p.name in page
-    assert docs.ABSENT in page
+    assert ABSENT in page
     for a, b in zip(specs, specs[1:], strict=False):
         assert f'id="diff-{a.name}-{b.name}"' in page
 
@@ -136,7 +138,7 @@ def test_worked_round_shows_the_checkers_payments(pages):
     title = "杠上炮: the discarder hands over what its kong just earned"
     example = next(r for r in spec.round_examples if r.title == title)
     assert dict(example.payments)[1] == (0, 0, -8, 8) and example.total == (-2, -2, -2, 6)
-    worked = next(w for w in docs.book(spec).rounds if w.example is example)
+    worked = next(w for w in model.book(spec).rounds if w.example is example)
     kong, win = worked.rows
     assert (kong.payments, win.payments, worked.total) == ((-2, -2, 6, -2), (0, 0, -8, 8), (-2, -2, -2, 6))
     assert win.text == "Seat 3 wins on seat 2's discard"
@@ -145,7 +147,7 @@ def test_worked_round_shows_the_checkers_payments(pages):
     assert (f"### <a id=\"{worked.anchor}\"></a>{worked.number}. {title}\n\n✓ checked") in markdown
     assert "| 2 | Seat 3 wins on seat 2's discard: `123m456m789m11p23p` + `4p` (kong_discard) — 平胡 1, 杠上炮 1 " \
            "(total 2); seat 2 passes on its kong income, 6 | 0 | 0 | -8 | +8 | ✓ |" in markdown
-    draw = next(w for w in docs.book(spec).rounds if w.example.title.startswith("血战")).rows[3:]
+    draw = next(w for w in model.book(spec).rounds if w.example.title.startswith("血战")).rows[3:]
     assert [(row.text, row.payments) for row in draw] == [
         ("Exhaustive draw 流局", (-1, 0, 1, 0)), ("查花猪 (Flower pig)", (0, 0, 0, 0)),
         ("查大叫 (Not ready)", (-1, 0, 1, 0)), ("退税 (Kong refund)", (0, 0, 0, 0))]
@@ -153,7 +155,7 @@ def test_worked_round_shows_the_checkers_payments(pages):
 
 
 def test_spec_without_round_rules_shows_neither_section(pages):
-    book = docs.book(load_spec("mcr"))
+    book = model.book(load_spec("mcr"))
     assert book.round_rules == () and book.rounds == ()
     for suffix in ("md", "html"):
         page = text_of(pages[OUT / f"mcr.{suffix}"])
@@ -161,13 +163,13 @@ def test_spec_without_round_rules_shows_neither_section(pages):
 
 
 def test_compare_table_values():
-    comparison = docs.Comparison.of([load_spec("sichuan"), load_spec("shenyang")])
+    comparison = model.Comparison.of([load_spec("sichuan"), load_spec("shenyang")])
     rows = {label: [text for text, _ in cells] for label, _, cells in comparison.rows}
     names = [s.name for s in comparison.specs]
     # Shenyang's 飘胡 (alias 对对胡) and Sichuan's 对对胡 are one row, named as the first variant calls it.
     assert rows["飘胡"][names.index("shenyang")] == "3"
     assert rows["飘胡"][names.index("sichuan")] == "2 (as 对对胡)"
-    assert rows["三家闭"][names.index("sichuan")] == docs.ABSENT
+    assert rows["三家闭"][names.index("sichuan")] == ABSENT
     assert rows["中发白碰"][names.index("shenyang")] == "computed each"
 
 
@@ -182,9 +184,9 @@ def test_index_links_every_book(pages, specs):
 
 
 def test_rendering_is_deterministic(specs, pages, tmp_path, monkeypatch):
-    assert docs.render_all(specs, OUT) == pages
+    assert render.render_all(specs, OUT) == pages
     monkeypatch.chdir(tmp_path)  # spec paths are reported relative to the working directory
-    assert docs.render_all([load_spec(name) for name in bundled_specs()], OUT) == pages
+    assert render.render_all([load_spec(name) for name in bundled_specs()], OUT) == pages
 
 
 def test_generated_docs_are_up_to_date(pages):
@@ -206,14 +208,14 @@ example "清一色 claimed as 4":
 
 def test_wrong_example_is_marked_and_refused(spec_of, tmp_path):
     spec = spec_of(WRONG)
-    book = docs.book(spec)
+    book = model.book(spec)
     assert [e.example.title for e in book.failures] == ["清一色 claimed as 4"]
-    pages = docs.render_books([book], tmp_path)
+    pages = render.render_books([book], tmp_path)
     assert "WRONG EXAMPLE" in pages[tmp_path / "tiny.html"]
     assert "WRONG EXAMPLE" in pages[tmp_path / "tiny.md"]
     assert "must not be published" in pages[tmp_path / "tiny.html"]
     with pytest.raises(SpecError, match="清一色 claimed as 4.*disagrees with the checker"):
-        docs.render_all([spec], tmp_path)
+        render.render_all([spec], tmp_path)
 
 
 # A concealed kong is paid 2 by each other player, not 3; the win's 清一色 3 is paid by the discarder alone.
@@ -246,7 +248,7 @@ round "a concealed kong claimed to earn 9":
 
 def test_wrong_round_is_marked_and_refused(spec_of, tmp_path):
     spec = spec_of(WRONG_ROUND)
-    book = docs.book(spec)
+    book = model.book(spec)
     title = "a concealed kong claimed to earn 9"
     assert [(w.kind, w.example.title) for w in book.failures] == [("worked round", title)]
     kong, declaration, win = book.rounds[0].rows
@@ -254,22 +256,22 @@ def test_wrong_round_is_marked_and_refused(spec_of, tmp_path):
     assert declaration.text == "Seat 2 declares 亮牌 (Show the dragons): sets shown on the wins that follow"
     assert win.score == "清一色 3, 亮 1 (total 4)" and win.payments == (-4, 0, 4, 0) and not win.wrong
     assert book.rounds[0].total == (-6, 6, 2, -2) and not book.rounds[0].total_wrong
-    pages = docs.render_books([book], tmp_path)
+    pages = render.render_books([book], tmp_path)
     markdown, page = pages[tmp_path / "tiny.md"], text_of(pages[tmp_path / "tiny.html"])
     assert "WRONG ROUND" in markdown and "WRONG ROUND" in page and "must not be published" in page
     assert "| 1 | Seat 1 makes a concealed_kong (Concealed kong): `5555p` | -2 | +6 | -2 | -2 | " \
            "**✗ expected -3 +9 -3 -3** |" in markdown
-    [report] = docs.failure_report(book)
+    [report] = render.failure_report(book)
     assert report.startswith("tiny: worked round 'a concealed kong claimed to earn 9' disagrees with the checker: "
                              "event 1 (line ")
     assert report.endswith("expected payments [-3, 9, -3, -3], got [-2, 6, -2, -2]")
     with pytest.raises(SpecError, match="worked round 'a concealed kong claimed to earn 9' disagrees with the checker"):
-        docs.render_all([spec], tmp_path)
+        render.render_all([spec], tmp_path)
     assert main(["doc", spec.path, "--out", str(tmp_path / "site")]) == 1
 
 
 def test_round_rules_read_as_words(spec_of):
-    rules = {r.rule: r.words for group in docs.book(spec_of(WRONG_ROUND)).round_rules for r in group.rules}
+    rules = {r.rule: r.words for group in model.book(spec_of(WRONG_ROUND)).round_rules for r in group.rules}
     assert rules == {
         "one winner per discard": "Only one player may win on a discard.",
         "kong concealed_kong: each other pays 2":
@@ -315,7 +317,7 @@ def test_doc_diff_command(capsys, tmp_path):
 
 
 def _expressions(spec: ir.Spec) -> list[ir.Expr]:
-    return sorted(docs.all_expressions(spec), key=lambda e: (e.span.line, e.span.column))
+    return sorted(model.all_expressions(spec), key=lambda e: (e.span.line, e.span.column))
 
 
 def _offset(text: str, line: int, column: int) -> int:
@@ -364,7 +366,7 @@ def test_pattern_descriptions():
     sichuan, shenyang = load_spec("sichuan"), load_spec("shenyang")
 
     def describe(spec: ir.Spec, name: str) -> str:
-        return docs.describe_pattern(spec.pattern(name), Prose(spec))
+        return model.describe_pattern(spec.pattern(name), Prose(spec))
 
     assert describe(sichuan, "清一色") == "Scores 3 when the number of numbered suits held is 1."
     assert describe(sichuan, "根") == ("Scores 1 for each of the kinds of tile held that have a number of copies "
@@ -373,14 +375,7 @@ def test_pattern_descriptions():
     assert describe(shenyang, "定向飘").startswith("Scores 5 when it is 手把一 and the winning tile is not in 字")
 
 
-MINI_RIICHI = """\
-variant mini "小立直" "Mini riichi"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    suit s 条 "Bamboo" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
-    red fives ×1
+MINI_RIICHI = 'variant mini "小立直" "Mini riichi"\n' + tiles("mps", "red fives ×1") + """\
 order 东 南 西 北
 order 白 发 中
 melds chow, pung, kong, concealed_kong
@@ -410,15 +405,15 @@ example "Pinfu with a red five":
 
 def test_indicators_red_fives_results_and_pot(spec_of, tmp_path):
     spec = spec_of(MINI_RIICHI, tiny=False)
-    book = docs.book(spec)
+    book = model.book(spec)
     assert not book.failures
     assert [t.name for t in book.indicator_cycles[0]] == ["东", "南", "西", "北"]
     assert [t.code for t in book.red_tiles] == ["0m", "0p", "0s"]
     assert book.examples[0].results == (("fu", 20), ("value", 640), ("pot", 1000))
     assert "0p" in [t.code for t in book.examples[0].concealed]
-    assert docs.describe_pattern(spec.pattern("宝牌"), Prose(spec)) == \
+    assert model.describe_pattern(spec.pattern("宝牌"), Prose(spec)) == \
         "Scores 1 for each of the tiles of the hand pointed at by the dora indicators."
-    pages = docs.render_books([book], tmp_path)
+    pages = render.render_books([book], tmp_path)
     page = text_of(pages[tmp_path / "mini.html"])
     assert '<symbol id="tile-0p"' in page and 'aria-label="赤五筒 0p"' in page
     assert "东 → 南 → 西 → 北 → 东" in page
@@ -435,9 +430,9 @@ def test_minimum_held_by_an_option(spec_of):
     minimum 起和
     fan 无字 "No honors" 1: not any(tiles, 字)
     """)
-    book = docs.book(spec)
+    book = model.book(spec)
     assert book.minimum_amount == "the option 起和 (default 8)"
-    page = text_of(docs.render_books([book], Path("out"))[Path("out/tiny.html")])
+    page = text_of(render.render_books([book], Path("out"))[Path("out/tiny.html")])
     assert "A hand needs at least the option 起和 (default 8) fan to win." in page
 
 

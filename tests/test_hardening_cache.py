@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import dsl
+from dsl.compiled.checkers import cache_dir
 from dsl.interp.interpreter import Interpreter
 
 CASE = {"hand": "123m456m789m11p23p", "win": "4p", "seat_wind": "S"}
@@ -40,3 +41,7 @@ def test_unusable_home_falls_back_to_the_interpreter(monkeypatch, user_spec, a_f
     with pytest.warns(UserWarning, match="set MJDSL_CACHE to a writable directory"):
         checker = dsl.load(user_spec)
     assert isinstance(checker, Interpreter)
+
+
+def test_the_test_run_compiles_into_a_folder_of_its_own(checker_cache, tmp_path_factory):
+    assert cache_dir() == checker_cache and checker_cache.is_relative_to(tmp_path_factory.getbasetemp())

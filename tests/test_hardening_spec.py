@@ -3,12 +3,11 @@ escapes, files that are not UTF-8, header values out of range, numbers too large
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
-from dsl.book import docs
+from dsl.book import model
 from dsl.compiled import codegen
 from dsl.frontend.parser import MAX_NESTING
 from dsl.frontend.resolve import check
@@ -136,7 +135,7 @@ def test_an_expression_just_within_the_limit_goes_through_every_stage(tmp_path):
     # 90 ones sum past 2, and an even number of nots leaves self_drawn as it is: the fan counts
     assert result["ok"] and "新" in [f["name"] for f in result["fans"]]
     assert "evaluate = CHECKER.evaluate" in codegen.generate(spec)
-    assert docs.book(spec).spec is spec
+    assert model.book(spec).spec is spec
 
 
 def test_a_huge_exponent_fails_fast_instead_of_computing_for_ever(tmp_path):
@@ -148,10 +147,9 @@ def test_a_huge_exponent_fails_fast_instead_of_computing_for_ever(tmp_path):
                          encoding="utf-8")
     spec, _ = check(str(spec_file))
     assert spec is not None
-    started = time.perf_counter()
     result = Interpreter(spec).evaluate({"hand": "123m456m789m11p23p", "win": "4p"})
+    # refused before computing: 2 ^ 1000000000000 itself would never finish
     assert result["ok"] is False and "2 ^ 1000000000000: the exponent is over" in result["error"]
-    assert time.perf_counter() - started < 1.0
 
 
 def test_roundup_to_a_step_of_zero_is_a_diagnostic(tmp_path):

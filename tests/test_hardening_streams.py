@@ -93,9 +93,9 @@ def test_settle_file_too_large_is_refused(capsys, tmp_path):
 def test_a_twenty_megabyte_hand_is_refused_at_once(checker):
     # 20 MB of tiles took 25 s and 1.9 GB when every tile was read before the hand was judged too long
     scorer = dsl.load("sichuan") if checker == "compiled" else Interpreter(load_spec("sichuan"))
-    start = time.perf_counter()
+    started = time.process_time()  # CPU time, which other work on the machine does not stretch
     result = scorer.evaluate({"hand": "1m" * 10_000_000, "win": "1m"})
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - started < 1.0  # a few milliseconds when the text is refused unread
     assert result["ok"] is False and "20000000 characters" in result["error"]
 
 
@@ -121,7 +121,7 @@ def test_oversized_python_cases_are_refused(case):
     "{" + ",".join(f'"k{i}": 1' for i in range(6500)) + ', "k6499": 2}',  # finding the twice-given key took 1 s
 ])
 def test_lines_near_the_size_limit_are_read_in_linear_time(capsys, line):
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time, which other work on the machine does not stretch
     code, out, _ = run(capsys, "score", "sichuan", "--jsonl", stdin=line + "\n")
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0  # a tenth of that, loading the checker included
     assert json.loads(out)["ok"] is False and "nested" not in json.loads(out)["error"]

@@ -6,7 +6,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from dsl.frontend.resolve import example_comments, load_spec
+from conftest import SEASONS, tiles
+
+from dsl.frontend.examples import example_comments
+from dsl.frontend.resolve import load_spec
 from dsl.interp.interpreter import Interpreter
 from dsl.paths import SPECS_DIR
 
@@ -64,14 +67,7 @@ def test_the_readme_says_what_installing_needs_and_how_long_the_tests_take():
     assert re.search(r"whole suite takes about \d+ minutes", setup)
 
 
-FLOWER_TILES = """\
-variant own "自家" "A variant of its own"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    suit s 条 "Bamboo" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
-    flowers f 花 "Flowers" ×1: 春 "Spring", 夏 "Summer", 秋 "Autumn", 冬 "Winter", 梅, 蘭, 竹, 菊
+FLOWER_TILES = 'variant own "自家" "A variant of its own"\n' + tiles("mps", SEASONS + ", 梅, 蘭, 竹, 菊") + """\
 meld flower "Flower" = one of 花
 """
 

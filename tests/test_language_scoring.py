@@ -5,8 +5,9 @@ from __future__ import annotations
 import warnings
 
 import pytest
+from conftest import tiles
 
-from dsl.book import docs
+from dsl.book import model, render
 from dsl.book.variantdiff import diff
 from dsl.cli import main
 from dsl.frontend.resolve import load_spec
@@ -138,7 +139,7 @@ def test_a_fan_counted_several_times_is_worth_its_value_times_its_count(spec_of)
 def test_the_cap_unless_reads_in_the_book_and_in_the_source(spec_of):
     spec = spec_of(CAP_UNLESS)
     assert spec.cap == 10 and spec.cap_unless_more
-    assert docs.book(spec).cap == ("A hand pays at most 10 fan (Limit): a larger total is paid as 10, unless one "
+    assert model.book(spec).cap == ("A hand pays at most 10 fan (Limit): a larger total is paid as 10, unless one "
                                    "fan alone is worth more than 10 (then the whole total is paid), and a result "
                                    "shows both the total and what is paid.")
     assert not spec_of(CAPPED).cap_unless_more
@@ -154,10 +155,10 @@ def test_the_book_states_the_cap_in_a_sentence_and_shows_the_paid_amount(spec_of
         # 底 5 and 自摸 8 make 13 台; the cap pays 10.
         expect 底 5, 自摸 8, total 13
 """)
-    book = docs.book(spec)
+    book = model.book(spec)
     assert book.cap == ("A hand pays at most 10 台 (滿台 Limit): a larger total is paid as 10, and a result "
                         "shows both the total and what is paid.")
-    pages = docs.render_books([book], tmp_path)
+    pages = render.render_books([book], tmp_path)
     markdown = next(text for path, text in pages.items() if path.name == f"{spec.name}.md")
     assert book.cap in markdown and "| 番种 Fan | 台 Value | Points |" in markdown
     assert "| **Paid 实付** (at most the cap) | | **10** |" in markdown
@@ -205,13 +206,7 @@ def test_a_variant_diff_names_a_changed_unit_cap_and_integer_key(spec_of, write_
     assert rows["cap"] == ("10", "10 (Limit) unless one fan is more")
 
 
-COMBINATIONS_ANYWHERE = """\
-variant anywhere "组合" "Combinations anywhere"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    suit s 条 "Bamboo" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+COMBINATIONS_ANYWHERE = 'variant anywhere "组合" "Combinations anywhere"\n' + tiles("mps") + """\
 context self_drawn
 principles 套算一次
 let 同顺 = combinations(chows, 2, same(rank))

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from conftest import SEASONS, tiles
 
-from dsl.book import docs
+from dsl.book import model, render
 from dsl.frontend.resolve import load_spec
 from dsl.frontend.source import SpecError
 from dsl.interp.interpreter import Interpreter
 
-FLOWERS = """\
-variant flowery "花牌" "Flowers"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
-    flowers f 花 "Flowers" ×1: 春 "Spring", 夏 "Summer", 秋 "Autumn", 冬 "Winter"
+FLOWERS = 'variant flowery "花牌" "Flowers"\n' + tiles("mp", SEASONS) + """\
 meld flower "Flower" = one of 花
 melds chow, pung
 shapes standard
@@ -82,11 +77,11 @@ def test_a_shape_may_not_take_a_built_in_name_and_its_condition_is_a_condition(w
 
 
 def test_the_book_lists_the_shape_with_its_condition(flowery, tmp_path):
-    book = docs.book(flowery())
+    book = model.book(flowery())
     assert [(s.name, s.english, s.rule) for s in book.own_shapes] == [
         ("四花齊", "Four Flowers", "count(groups, 花) == 4")]
     assert "四花齊" in book.shapes
-    markdown = next(text for path, text in docs.render_books([book], tmp_path).items() if path.suffix == ".md"
+    markdown = next(text for path, text in render.render_books([book], tmp_path).items() if path.suffix == ".md"
                     and path.stem == "flowery")
     assert "| 四花齊 Four Flowers |" in markdown
 

@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from conftest import tiles
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -161,13 +162,8 @@ def test_unsupported_ir_is_named():
         codegen.generate(dataclasses.replace(spec, patterns=(fan, *spec.patterns[1:])))
 
 
-FEATURES = """\
-variant features "功能" "Every feature"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
-    flowers f 花 "Flowers" ×1: 春 "Spring", 夏 "Summer"
+TWO_FLOWERS = 'flowers f 花 "Flowers" ×1: 春 "Spring", 夏 "Summer"'
+FEATURES = 'variant features "功能" "Every feature"\n' + tiles("mp", TWO_FLOWERS) + """\
 tileset 幺九 "Terminals and honors" = rank 1 9 + 字
 meld 亮 "Shown" = 白 发 中
 shapes standard, seven_pairs, thirteen_orphans
@@ -198,14 +194,7 @@ settle:
 """
 
 
-RESULTS = """\
-variant results "结果" "Results and indicators"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    suit s 条 "Bamboo" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
-    red fives ×1
+RESULTS = 'variant results "结果" "Results and indicators"\n' + tiles("mps", "red fives ×1") + """\
 order 东 南 西 北
 order 白 发 中
 tileset 幺九 "Terminals and honors" = rank 1 9 + 字
@@ -395,12 +384,7 @@ def test_values_beyond_64_bit_arithmetic_are_answered_exactly(tmp_path, monkeypa
     assert result["total"] > 2 ** 64  # more than a 64-bit total holds: counted exactly
 
 
-SEATS = """\
-variant seats "座位" "Seats in conditions"
-tiles:
-    suit m 万 "Characters" 1..9 ×4
-    suit p 筒 "Dots" 1..9 ×4
-    honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
+SEATS = 'variant seats "座位" "Seats in conditions"\n' + tiles() + """\
 context self_drawn, seat_wind, seat, dealer, discarder
 fan 放 "The dealer discarded" 1: discarder == dealer
 fan 坐 "Seat number" 1 each: seat

@@ -31,12 +31,12 @@ def run_examples(spec: ir.Spec, checker) -> list[ExampleOutcome]:
     """The worked hands, then the worked rounds."""
     hands = [check_example(e, checker.evaluate(e.case_dict())) for e in spec.examples]
     settler = RoundSettler(spec, checker)
-    rounds = [ExampleOutcome(r, result := settler.settle(json.loads(r.record)), tuple(_round_problems(r, result)))
+    rounds = [ExampleOutcome(r, result := settler.settle(json.loads(r.record)), tuple(round_problems(r, result)))
               for r in spec.round_examples]
     return hands + rounds
 
 
-def _round_problems(r: ir.RoundExample, result: dict) -> list[str]:
+def round_problems(r: ir.RoundExample, result: dict) -> list[str]:
     if not result["ok"]:
         return [f"the round is invalid: {result['error']}"]
     problems = []
@@ -91,7 +91,7 @@ def _problems(e: ir.Example, result: dict) -> list[str]:
         return [f"the case is invalid: {result['error']}"]
     if e.no_win is not None:
         if result["winning"]:
-            return [f"expected no win, got {_fans_text(result)}"]
+            return [f"expected no win, got {fans_text(result)}"]
         reason = result.get("reason", "")
         return [] if e.no_win in reason else [f"expected a reason containing {e.no_win!r}, got {reason!r}"]
     if not result["winning"]:
@@ -114,6 +114,6 @@ def _problems(e: ir.Example, result: dict) -> list[str]:
     return problems
 
 
-def _fans_text(result: dict) -> str:
+def fans_text(result: dict) -> str:
     return ", ".join(f"{f['name']} {f['value']}" + (f" ×{f['count']}" if f["count"] > 1 else "")
                      for f in result.get("fans", [])) + f" (total {result.get('total')})"

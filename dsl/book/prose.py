@@ -7,6 +7,7 @@ other: a rule book that silently dropped part of a rule would disagree with the 
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
 from dsl.frontend import ir
 
@@ -103,6 +104,16 @@ class UnknownNodeError(Exception):
         where = f" at {node.span}" if isinstance(node, ir.Expr) else ""
         super().__init__(f"the rule reference cannot render the IR node {type(node).__name__}{where}: "
                          f"{node!r}; teach dsl/prose.py how to read it")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A named rule shown as its formula and in words."""
+
+    name: str
+    english: str | None
+    rule: str
+    words: str
 
 
 # ---------------------------------------------------------------- the spec's notation

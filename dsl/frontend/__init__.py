@@ -1,6 +1,8 @@
 """The front end: spec text -> parse tree -> AST -> resolved, checked IR (frozen dataclasses with source positions).
 
-source (positions and diagnostics) -> parser (Lark grammar, AST) -> resolve (names, extends, tile sets,
-exclusions; resolve_rounds for round rules) with typecheck -> ir, the one contract every back end reads.
-It imports no back end.
+source (positions and diagnostics) -> parser (Lark grammar, AST) -> resolve, which runs in order: extends
+(parents and imports merged), declarations (tiles, tile sets, melds, shapes, context, options), expressions
+(names bound in their scopes, with typecheck), fans (values, exclusions, scoring order), settlement, examples,
+resolve_rounds (round rules and worked rounds); lint warns about a resolved spec. builtin_names holds the
+language's own names. -> ir, the one contract every back end reads. It imports no back end.
 """

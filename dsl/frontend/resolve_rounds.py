@@ -1,15 +1,17 @@
 """The `round:` rules and the worked rounds of a spec -> IR: players' attributes, meld kinds, flags.
 
-Resolver.spec imports this module when a spec has round rules; it builds on the resolver's own names.
+Round rules resolve their expressions with the spec's own Names, through resolvers that know a player's
+attributes instead of a hand's.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 
 from dsl.frontend import ast, ir
-from dsl.frontend.resolve import FUNCTIONS, ExprResolver, Resolver, Scope, example_comments
+from dsl.frontend.builtin_names import FUNCTIONS
+from dsl.frontend.examples import example, example_comments, example_option
+from dsl.frontend.expressions import ExprResolver, Names, Scope
 from dsl.frontend.source import Span, error, suggest
 from dsl.frontend.typecheck import BOOL, NUMBER, PLAYER_TYPES, ROUND_END_TYPES, TRUTHY
 
@@ -20,14 +22,14 @@ PAIR_SIDES = ("payer", "receiver")
 KONG_PAYERS = ("each other", "discarder")
 
 
-def round_rules(r: Resolver, decl: ast.RoundRules) -> ir.RoundRules:
+def round_rules(r: Names, decl: ast.RoundRules) -> ir.RoundRules:
     bindings: list[ir.Binding] = []
     for b in decl.bindings:
         expr = _player_expr(r, b.expr, [x.name for x in bindings], "a `let` value", (NUMBER, BOOL))
         r.binding_types[b.name.text] = r.types.type(expr)
         bindings.append(ir.Binding(b.name.text, expr, b.span))
     names = [b.name for b in bindings]
-    if decl.winners_leave is not None and not any(k.name == "out" for k in r.context):
+    if decl.winners_leave is not None and not any(k.name == "out" for k in r.declared.context):
         raise error("`winners leave` needs the context key `out` (the seats that have left): add `context out`",
                     decl.span)
     return ir.RoundRules(
@@ -42,28 +44,7 @@ def round_rules(r: Resolver, decl: ast.RoundRules) -> ir.RoundRules:
         decl.span, tuple(_next_hand_set(r, s) for s in decl.next_hand_sets))
 
 
-def merge(parent: ast.RoundRules | None, child: ast.RoundRules) -> ast.RoundRules:
-    """A child's `round:` block overrides its parent's rules one by one (same kong kind, check, penalty ...)."""
-    if parent is None:
-        return child
-
-    def by_key(old: tuple, new: tuple, key: Callable) -> tuple:
-        merged = {key(x): x for x in old} | {key(x): x for x in new}
-        return tuple(merged.values())
-
-    return ast.RoundRules(
-        child.span, by_key(parent.bindings, child.bindings, lambda b: b.name.text),
-        child.winners_leave if child.winners_leave is not None else parent.winners_leave,
-        child.one_winner or parent.one_winner,
-        by_key(parent.kongs, child.kongs, lambda k: k.kind.text),
-        by_key(parent.transfers, child.transfers, lambda t: t.flag.text),
-        by_key(parent.checks, child.checks, lambda c: c.name.text),
-        by_key(parent.penalties, child.penalties, lambda p: p.name.text),
-        by_key(parent.declarations, child.declarations, lambda d: d.name.text),
-        by_key(parent.next_hand_sets, child.next_hand_sets, lambda s: s.key.text))
-
-
-def _kong_rule(r: Resolver, rule: ast.KongRule, names: list[str]) -> ir.KongRule:
+def _kong_rule(r: Names, rule: ast.KongRule, names: list[str]) -> ir.KongRule:
     _kong_kind(r, rule.kind.text, rule.kind.span)
     payments = []
     for payment in rule.payments:
@@ -75,7 +56,7 @@ def _kong_rule(r: Resolver, rule: ast.KongRule, names: list[str]) -> ir.KongRule
     return ir.KongRule(rule.kind.text, tuple(payments), rule.span)
 
 
-def _check(r: Resolver, check: ast.DrawCheck, names: list[str]) -> ir.DrawCheck:
+def _check(r: Names, check: ast.DrawCheck, names: list[str]) -> ir.DrawCheck:
     payer = _player_expr(r, check.payer, names, "who pays")
     if check.amount is None:
         return ir.DrawCheck(check.name.text, check.english, payer, None, None, check.span)
@@ -84,8 +65,8 @@ def _check(r: Resolver, check: ast.DrawCheck, names: list[str]) -> ir.DrawCheck:
     return ir.DrawCheck(check.name.text, check.english, payer, amount, receiver, check.span)
 
 
-def _next_hand_set(r: Resolver, decl: ast.NextHandSet) -> ir.NextHandSet:
-    keys = [k.name for k in r.context if k.kind == "int"]
+def _next_hand_set(r: Names, decl: ast.NextHandSet) -> ir.NextHandSet:
+    keys = [k.name for k in r.declared.context if k.kind == "int"]
     if decl.key.text not in keys:
         raise error(f"{decl.key.text!r} is not an integer context key of the spec", decl.key.span,
                     suggest(decl.key.text, keys) or "declare it with `context NAME int LOW..HIGH \"...\"`")
@@ -94,25 +75,25 @@ def _next_hand_set(r: Resolver, decl: ast.NextHandSet) -> ir.NextHandSet:
     return ir.NextHandSet(decl.key.text, expr, decl.span)
 
 
-def _kong_kind(r: Resolver, name: str, span: Span) -> None:
+def _kong_kind(r: Names, name: str, span: Span) -> None:
     """A meld kind that is a kong: four of a kind, or a tile laid aside (红中杠), which also draws a replacement."""
-    if name not in r.meld_kinds:
-        raise error(f"unknown meld kind {name!r}", span, suggest(name, r.meld_kinds))
-    kind = r.meld_kinds[name]
+    if name not in r.declared.meld_kinds:
+        raise error(f"unknown meld kind {name!r}", span, suggest(name, r.declared.meld_kinds))
+    kind = r.declared.meld_kinds[name]
     if kind.shape != "kong" and not kind.aside:
-        kongs = [k.name for k in r.meld_kinds.values() if k.shape == "kong" or k.aside]
+        kongs = [k.name for k in r.declared.meld_kinds.values() if k.shape == "kong" or k.aside]
         raise error(f"{name!r} is not a kind of kong; the kongs are: {', '.join(kongs) or 'none'}", span)
 
 
-def _flag(r: Resolver, name: ast.Name) -> str:
-    flags = [k.name for k in r.context if k.kind == "flag"]
+def _flag(r: Names, name: ast.Name) -> str:
+    flags = [k.name for k in r.declared.context if k.kind == "flag"]
     if name.text not in flags:
         raise error(f"{name.text!r} is not a flag the spec reads", name.span,
                     suggest(name.text, flags) or "declare it with `flag NAME \"...\"`")
     return name.text
 
 
-def _player_expr(r: Resolver, e: ast.Expr, names: list[str], what: str, wanted: tuple[str, ...] = TRUTHY,
+def _player_expr(r: Names, e: ast.Expr, names: list[str], what: str, wanted: tuple[str, ...] = TRUTHY,
                  sides: bool = False) -> ir.Expr:
     expr = PlayerExprResolver(r, Scope("player", bindings=tuple(names)), sides).resolve(e)
     r.types.expect(expr, wanted, what)
@@ -123,8 +104,8 @@ class PlayerExprResolver(ExprResolver):
     """Names in a round rule: the player's attributes, `let`s of the round block, options, constants;
     in a draw check's amount also `payer.X` and `receiver.X`."""
 
-    def __init__(self, resolver: Resolver, scope, sides: bool):
-        super().__init__(resolver, scope)
+    def __init__(self, names: Names, scope: Scope, sides: bool):
+        super().__init__(names, scope)
         self.sides = sides
 
     def _lookups(self):
@@ -164,44 +145,46 @@ class RoundEndResolver(PlayerExprResolver):
         return ir.Var(span, "round_end", name) if name in ROUND_END_TYPES else None
 
     def _int_key(self, name: str, span: Span) -> ir.Expr | None:
-        return ir.Var(span, "flag", name) if any(k.name == name and k.kind == "int" for k in self.r.context) else None
+        is_int_key = any(k.name == name and k.kind == "int" for k in self.r.declared.context)
+        return ir.Var(span, "flag", name) if is_int_key else None
 
     def _known_names(self) -> list[str]:
-        return list(ROUND_END_TYPES) + [k.name for k in self.r.context if k.kind == "int"] + list(self.r.d.options)
+        int_keys = [k.name for k in self.r.declared.context if k.kind == "int"]
+        return list(ROUND_END_TYPES) + int_keys + list(self.r.d.options)
 
 
 # ---------------------------------------------------------------- worked rounds
 
 
-def round_example(r: Resolver, e: ast.RoundExample, rules: ir.RoundRules | None) -> ir.RoundExample:
+def round_example(r: Names, e: ast.RoundExample, rules: ir.RoundRules | None) -> ir.RoundExample:
     if rules is None:
         raise error("a worked round needs the spec's `round:` rules", e.span)
     record: dict[str, object] = {"events": [_event(r, ev, rules) for ev in e.events]}
     if e.dealer is not None:
         record["dealer"] = e.dealer
     if e.options:
-        record["options"] = dict(sorted(r._example_option(name, value) for name, value in e.options))
+        record["options"] = dict(sorted(example_option(r, name, value) for name, value in e.options))
     if e.carried:
         record["carried"] = [_flag(r, name) for name in e.carried]
     if e.context:
-        keys = [k.name for k in r.context]
+        keys = [k.name for k in r.declared.context]
         for name, _ in e.context:
             if name.text not in keys:
                 raise error(f"the spec does not read {name.text!r}", name.span, suggest(name.text, keys))
         record["context"] = {name.text: value for name, value in e.context}
     payments = tuple((i, ev.payments) for i, ev in enumerate(e.events) if ev.payments is not None)
-    wins = tuple((i, r._example(ev.case)) for i, ev in enumerate(e.events)
+    wins = tuple((i, example(r, ev.case)) for i, ev in enumerate(e.events)
                  if ev.case is not None and (ev.case.fans is not None or ev.case.total is not None))
     return ir.RoundExample(e.title, e.doc, json.dumps(record, ensure_ascii=False, sort_keys=True), payments, wins,
                            tuple(ev.span for ev in e.events), e.total, e.span, example_comments(e.lines),
                            _next_context(r, e.next_context, rules))
 
 
-def _next_context(r: Resolver, given: tuple | None, rules: ir.RoundRules) -> tuple[tuple[str, int], ...] | None:
+def _next_context(r: Names, given: tuple | None, rules: ir.RoundRules) -> tuple[tuple[str, int], ...] | None:
     """`next hand 連莊 3`: the values the round's `next hand sets` rules must give the next hand."""
     if given is None:
         return None
-    keys = {k.name: k for k in r.context if k.kind == "int"}
+    keys = {k.name: k for k in r.declared.context if k.kind == "int"}
     set_by_rules = {s.key for s in rules.next_hand_sets}
     expected = []
     for name, value in given:
@@ -215,7 +198,7 @@ def _next_context(r: Resolver, given: tuple | None, rules: ir.RoundRules) -> tup
     return tuple(expected)
 
 
-def _event(r: Resolver, ev: ast.RoundEvent, rules: ir.RoundRules) -> dict:
+def _event(r: Names, ev: ast.RoundEvent, rules: ir.RoundRules) -> dict:
     fields = dict(ev.fields)
     match ev.kind:
         case "kong":
@@ -239,9 +222,9 @@ def _known(name: str, names: list[str], what: str, span: Span) -> None:
         raise error(f"unknown {what} {name!r}", span, suggest(name, names) or f"the `round:` rules name no {what}s")
 
 
-def _win_case(r: Resolver, ev: ast.RoundEvent, fields: dict) -> dict:
+def _win_case(r: Names, ev: ast.RoundEvent, fields: dict) -> dict:
     assert ev.case is not None
-    case = r._example(ev.case).case_dict()
+    case = example(r, ev.case).case_dict()
     for key in ("seat", "discarder", "self_drawn"):
         if key in case:
             raise error(f"the `win SEAT from SEAT:` line already says {key!r}", ev.span)
@@ -253,5 +236,5 @@ def _win_case(r: Resolver, ev: ast.RoundEvent, fields: dict) -> dict:
     return case
 
 
-def _final_hand(r: Resolver, hand: ast.Example) -> dict:
-    return r._example(hand).case_dict()
+def _final_hand(r: Names, hand: ast.Example) -> dict:
+    return example(r, hand).case_dict()
