@@ -59,7 +59,8 @@ QUICK = Settings(hands=300, mix=None, repeats=1, interpreter_seconds=0.2, kind_c
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("specs", nargs="*", metavar="SPEC", help="default: every bundled spec")
-    parser.add_argument("--hands", type=int, help=f"winning hands per spec (default {FULL.hands:,})")
+    parser.add_argument("--hands", type=int, help=f"hands kept per spec in a mix, hands drawn by the sampler "
+                        f"(some then dropped); default {FULL.hands:,}")
     parser.add_argument("--mix", choices=("sampler", "independent"),
                         help="default: independent for the specs that have one (mcr, riichi), else sampler")
     parser.add_argument("--quick", action="store_true", help=f"a smoke run: {QUICK.hands} hands, one run each")
@@ -164,9 +165,12 @@ def each(function: Callable[[object], object], items: Sequence) -> None:
         function(item)
 
 
-def race(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+def race(runs: dict[str, Callable[[], object]], repeats: int, warm: bool = True) -> dict[str, float]:
     """The best time of each run, in seconds, the runs taken in turn (A B A B ...) so that a change in the
-    machine's state (another process, the clock) falls on all of them alike."""
+    machine's state (another process, the clock) falls on all of them alike. `warm`: each run once first,
+    untimed, so that what a first call sets up (caches, lazy imports) is not timed even with one repeat."""
+    for run in runs.values() if warm else ():
+        run()
     best = dict.fromkeys(runs, math.inf)
     for _ in range(repeats):
         for name, run in runs.items():
@@ -189,7 +193,8 @@ def overall_rates(interpreter: Interpreter, compiled: Checker, cases: list[dict]
     rates = {name: len(cases) / seconds for name, seconds in race(runs, settings.repeats).items()}
     # The interpreter is a thousand times slower: timed apart, on as many hands as fit in its time.
     sample = cases[:interpreter_sample(interpreter, cases, settings.interpreter_seconds)]
-    seconds = race({"interpreter": lambda: each(interpreter.evaluate, sample)}, settings.repeats)["interpreter"]
+    seconds = race({"interpreter": lambda: each(interpreter.evaluate, sample)}, settings.repeats,
+                   warm=False)["interpreter"]  # warmed by the sampling
     return rates | {"interpreter": len(sample) / seconds}
 
 

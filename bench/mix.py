@@ -21,9 +21,9 @@ those of the kept hands (largest remainder rounding), and the list is shuffled s
   with the most readings.
 Context: self-drawn or on a discard (even), seat and round wind (uniform), flowers as dealt (each of the 8
 is the winner's with probability 1/4), and at most one of: the last tile (4%), a kong replacement (30% of
-the self-drawn wins with a kong), robbing a kong (5% of the discard wins whose tile the winner does not
-show); 和绝张 when the winner shows three copies in the melds, otherwise one time in four when the winner
-shows none.
+the self-drawn wins with a kong), robbing a kong (5% of the discard wins on a tile of which the winner
+holds no other copy); 和绝张 when the winner shows three copies in the melds, otherwise one time in four
+when the winner holds no other copy (never with robbing a kong, which it is part of).
 
 Riichi (spec `riichi`), concealed hands only (the engine is given no melds):
 - regular 70%: four sets (chows 60%, pungs 40%) and a pair over all tiles;
