@@ -1,84 +1,163 @@
 """Hands per second: the interpreter, the compiled checker (one call per hand, and the batch entry
-point, and the compact batch entry point score_many), and an independent engine on the same random
-winning hands, in one run: pymahjonggb (C++) for 国标, riichienv (Rust) for riichi.
+point, and the compact batch entry point score_many), and an independent engine on the same winning
+hands, in one run: pymahjonggb (C++) for 国标, riichienv (Rust) for riichi.
 
-    python bench/bench.py [--hands 20000] [SPEC ...]
+    python bench/bench.py [--hands 20000] [--mix {sampler,independent}] [--quick] [SPEC ...]
 
-Prints a Markdown table with the ratios, one with where the time of a compiled call goes (ns per hand:
-reading the case, search and scoring, building the result, the rest of the call), and the machine it ran
-on. The engines are bench-only dependencies (pip install pymahjonggb riichienv); each is given its own
-input format, converted beforehand, and timed on the hands it also scores as a win.
+The hands: for mcr and riichi by default an independent mix built from tiles by kind of hand (bench/mix.py
+says how and in what shares), for the other specs the project's own sampler (dsl.cases.samples), whose
+hands are cheaper for this checker than an outsider's mix. Only hands that both our checker and the
+engine score as a win are kept; how many were dropped, and why, is printed.
+
+Prints Markdown tables: the rates and their ratios; for a mix by kind, the rates per kind of hand; the cost
+of a case the checker refuses as impossible; and where the time of a compiled call goes (ns per hand:
+reading the case, search and scoring, building the result, the rest of the call) beside the floor of each
+stage. The contenders of a row are timed in turn (A B A B ..., the best of N each), so that each sees the
+machine in the same state; each engine's inputs are converted beforehand, not timed. The engines are
+bench-only dependencies (pip install pymahjonggb riichienv).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import re
+import dataclasses
+import itertools
+import math
 import time
 import warnings
+from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import engines
+import mix
+import report
+from engines import Engine
 
 import dsl
 from dsl.cases.samples import random_cases
+from dsl.compiled.checkers import Checker
 from dsl.frontend.resolve import load_spec
 from dsl.interp.interpreter import Interpreter
 from dsl.paths import bundled_specs
 
 SEED = 2024
-REPEATS = 3  # each timing is the best of this many runs
-INTERPRETER_SECONDS = 3.0  # the interpreter is timed on the hands it gets through in about this long
 
 
-def main() -> None:
+@dataclass(frozen=True)
+class Settings:
+    hands: int  # winning hands per spec
+    mix: str | None  # sampler or independent; None: independent where a spec has a mix
+    repeats: int  # each timing is the best of this many runs
+    interpreter_seconds: float  # the interpreter is timed on the hands it gets through in about this long
+    kind_calls: int  # a timing per kind of hand runs over its hands again until it makes this many calls
+    refused: int  # refused cases timed per spec
+
+
+FULL = Settings(hands=20_000, mix=None, repeats=3, interpreter_seconds=3.0, kind_calls=20_000, refused=2_000)
+QUICK = Settings(hands=300, mix=None, repeats=1, interpreter_seconds=0.2, kind_calls=300, refused=100)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("specs", nargs="*", metavar="SPEC", help="default: every bundled spec")
-    parser.add_argument("--hands", type=int, default=20_000, help="random winning hands per spec")
-    args = parser.parse_args()
+    parser.add_argument("--hands", type=int, help=f"hands kept per spec in a mix, hands drawn by the sampler "
+                        f"(some then dropped); default {FULL.hands:,}")
+    parser.add_argument("--mix", choices=("sampler", "independent"),
+                        help="default: independent for the specs that have one (mcr, riichi), else sampler")
+    parser.add_argument("--quick", action="store_true", help=f"a smoke run: {QUICK.hands} hands, one run each")
+    args = parser.parse_args(argv)
+    base = QUICK if args.quick else FULL
+    settings = dataclasses.replace(base, hands=args.hands or base.hands, mix=args.mix)
     rows = []
     for name in args.specs or bundled_specs():
         try:
-            rows.append(measure(name, args.hands))
+            rows.append(measure(name, settings))
         except UserWarning as exc:  # no compiled checker: nothing to compare
             print(f"{name}: skipped: {exc}")
-    print(table(rows))
-    print()
-    print(stages(rows))
-    print()
-    print(machine())
+    for part in (report.overall(rows), report.dropped(rows), report.kinds(rows), report.refused(rows),
+                 report.stages(rows), report.machine(settings.repeats)):
+        if part:
+            print(part, end="\n\n")
 
 
-def measure(name: str, count: int) -> dict[str, object]:
+# ---------------------------------------------------------------- one spec
+
+
+@dataclass
+class Workload:
+    """The hands of a spec and what the engine is given for each, converted beforehand."""
+
+    mix_name: str
+    hands: list[mix.Hand]
+    inputs: list[object] | None
+    built: int
+    drops: Counter[str]
+    dropped: Counter[str]  # per kind
+
+
+def measure(name: str, settings: Settings) -> report.Row:
     spec = load_spec(name)
-    interpreter = Interpreter(spec)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # benchmark the compiled checker or nothing
         compiled = dsl.load(name)
-    cases = [c for c in random_cases(spec, count, seed=SEED, kinds={"winning": 1})
-             if consistent(c) and compiled.is_winning(c)]
-    engine = reference_engine(name, cases)
-    if engine is not None:
-        cases = engine[0]
-    row: dict[str, object] = {"spec": name, "hands": len(cases)}
-    sample = cases[:interpreter_sample(interpreter, cases)]
-    row["interpreter"] = rate(lambda: each(interpreter.evaluate, sample), len(sample))
-    row["compiled"] = rate(lambda: each(compiled.evaluate, cases), len(cases))
-    row["batch"] = rate(lambda: compiled.evaluate_many(cases), len(cases))
-    row["compact"] = rate(lambda: compiled.score_many(cases), len(cases))
-    if engine is not None:
-        _, calculate, inputs = engine
-        row["engine"] = rate(lambda: each(calculate, inputs), len(inputs))
-    row["stages"] = compiled.CHECKER.stage_times(cases, REPEATS)
+    engine = engines.engine_for(name)
+    work = workload(name, compiled, engine, settings)
+    cases = [h.case for h in work.hands]
+    row = report.Row(name, work.mix_name, len(cases), work.built, work.drops, engine.name if engine else None,
+                     overall_rates(Interpreter(spec), compiled, cases, work.inputs, engine, settings))
+    if work.mix_name == "independent":
+        row.kinds = kind_rows(name, compiled, work, engine, settings)
+    row.refused = refused_rates(compiled, cases, settings)
+    row.stages = stage_profile(compiled, cases, settings.repeats)
     return row
+
+
+def workload(name: str, compiled: Checker, engine: Engine | None, settings: Settings) -> Workload:
+    independent = settings.mix != "sampler" and mix.shares(name) is not None
+    drops: Counter[str] = Counter()
+
+    def keep(case: dict) -> bool:
+        reason = drop_reason(case, compiled, engine)
+        drops[reason or "kept"] += 1
+        return reason is None
+
+    if independent:
+        made = mix.make_mix(name, settings.hands, SEED, keep)
+        hands, dropped = made.hands, made.dropped
+    else:
+        sampled = random_cases(load_spec(name), settings.hands, seed=SEED, kinds={"winning": 1})
+        hands, dropped = [mix.Hand("sampler", c) for c in sampled if consistent(c) and keep(c)], Counter()
+        drops["with flags that do not fit the hand"] = sum(not consistent(c) for c in sampled)
+    inputs = [engine.convert(h.case) for h in hands] if engine else None
+    built = drops.total()
+    del drops["kept"]
+    return Workload("independent" if independent else "sampler", hands, inputs, built, +drops, dropped)
+
+
+def drop_reason(case: dict, compiled: Checker, engine: Engine | None) -> str | None:
+    """Why a hand is left out, or None when both our checker and the engine score it as a win."""
+    ours = compiled.is_winning(case)
+    if engine is None:
+        return None if ours else "not a win for this checker"
+    arguments = engine.convert(case)
+    if arguments is None:
+        return f"with melds, not given to {engine.name}"
+    theirs = engine.wins(arguments)
+    if ours == theirs:
+        return None if ours else "not a win for either"
+    return "a win for this checker only" if ours else f"a win for {engine.name} only"
 
 
 def consistent(case: dict) -> bool:
     """Flags that fit the hand: no kong replacement without a kong, no robbed kong on a self-draw, not the
-    last tile on the first turn (dsl.cases.case.read_case judges such cases; the checkers hand them over)."""
+    last tile on the first turn (the sampler draws such cases on purpose; the checker refuses them)."""
     kong = any(str(m).split()[0].endswith("kong") for m in case.get("melds", []))
     return not ((case.get("kong_replacement") and not kong) or (case.get("robbing_kong") and case.get("self_drawn"))
                 or (case.get("last_tile") and case.get("first_turn")))
+
+
+# ---------------------------------------------------------------- timings
 
 
 def each(function: Callable[[object], object], items: Sequence) -> None:
@@ -87,176 +166,123 @@ def each(function: Callable[[object], object], items: Sequence) -> None:
         function(item)
 
 
-def interpreter_sample(interpreter: Interpreter, cases: Sequence[dict]) -> int:
-    """How many hands the interpreter scores in about INTERPRETER_SECONDS."""
-    started = time.perf_counter()
-    for case in cases[:200]:
-        interpreter.evaluate(case)
-    per_hand = (time.perf_counter() - started) / min(200, len(cases))
-    return max(200, min(len(cases), int(INTERPRETER_SECONDS / max(per_hand, 1e-9))))
-
-
-def rate(run: Callable[[], object], hands: int) -> float:
-    best = float("inf")
-    for _ in range(REPEATS):
-        started = time.perf_counter()
+def race(runs: dict[str, Callable[[], object]], repeats: int, warm: bool = True) -> dict[str, float]:
+    """The best time of each run, in seconds, the runs taken in turn (A B A B ...) so that a change in the
+    machine's state (another process, the clock) falls on all of them alike. `warm`: each run once first,
+    untimed, so that what a first call sets up (caches, lazy imports) is not timed even with one repeat."""
+    for run in runs.values() if warm else ():
         run()
-        best = min(best, time.perf_counter() - started)
-    return hands / best
+    best = dict.fromkeys(runs, math.inf)
+    for _ in range(repeats):
+        for name, run in runs.items():
+            started = time.perf_counter()
+            run()
+            best[name] = min(best[name], time.perf_counter() - started)
+    return best
 
 
-# ---------------------------------------------------------------- pymahjonggb, for 国标
+def overall_rates(interpreter: Interpreter, compiled: Checker, cases: list[dict], inputs: list | None,
+                  engine: Engine | None, settings: Settings) -> dict[str, float]:
+    """Hands per second of each contender on all the hands."""
+    runs: dict[str, Callable[[], object]] = {
+        "compiled": lambda: each(compiled.evaluate, cases),
+        "batch": lambda: compiled.evaluate_many(cases),
+        "compact": lambda: compiled.score_many(cases),  # type: ignore[attr-defined]
+    }
+    if engine and inputs is not None:
+        runs["engine"] = lambda: each(engine.call, inputs)
+    rates = {name: len(cases) / seconds for name, seconds in race(runs, settings.repeats).items()}
+    # The interpreter is a thousand times slower: timed apart, on as many hands as fit in its time.
+    sample = cases[:interpreter_sample(interpreter, cases, settings.interpreter_seconds)]
+    seconds = race({"interpreter": lambda: each(interpreter.evaluate, sample)}, settings.repeats,
+                   warm=False)["interpreter"]  # warmed by the sampling
+    return rates | {"interpreter": len(sample) / seconds}
 
-PYMAHJONGGB_TILES = {"m": "W", "s": "T", "p": "B"}
-PYMAHJONGGB_HONORS = ("F1", "F2", "F3", "F4", "J3", "J2", "J1")  # 东 南 西 北 白 发 中
-PYMAHJONGGB_PACKS = {"chow": "CHI", "pung": "PENG", "kong": "GANG", "added_kong": "GANG", "concealed_kong": "GANG"}
-WINDS = ("E", "S", "W", "N")
+
+def interpreter_sample(interpreter: Interpreter, cases: Sequence[dict], seconds: float) -> int:
+    """How many hands the interpreter scores in about `seconds`."""
+    probe = cases[:50]
+    started = time.perf_counter()
+    each(interpreter.evaluate, probe)
+    per_hand = (time.perf_counter() - started) / max(len(probe), 1)
+    return max(len(probe), min(len(cases), int(seconds / max(per_hand, 1e-9))))
 
 
-def reference_engine(name: str, cases: list[dict]) -> tuple[list[dict], Callable, list] | None:
-    """The hands an independent engine also scores as a win, one call per hand, and its inputs."""
-    if name == "mcr":
-        return pymahjonggb_engine(cases)
-    if name == "riichi":
-        return riichienv_engine(cases)
-    return None
+def cycled(items: list, calls: int) -> list:
+    """The items again and again until there are at least `calls` of them: a kind with few hands still
+    gets a timing long enough to measure."""
+    return items * max(1, math.ceil(calls / max(len(items), 1)))
 
 
-def pymahjonggb_engine(cases: list[dict]) -> tuple[list[dict], Callable, list] | None:
-    try:
-        from MahjongGB import MahjongFanCalculator
-    except ImportError:
-        return None
-    kept, inputs = [], []
-    for case in cases:
-        arguments = pymahjonggb_input(case)
-        try:
-            MahjongFanCalculator(**arguments)
-        except TypeError:  # not a win for it (below 8 fan, or a reading it does not know)
+def kind_rows(name: str, compiled: Checker, work: Workload, engine: Engine | None,
+              settings: Settings) -> list[report.KindRow]:
+    """Per kind of hand: ours per call and the engine per call, timed in turn on the kind's hands."""
+    rows = []
+    for kind, share in (mix.shares(name) or {}).items():
+        at = [i for i, h in enumerate(work.hands) if h.kind == kind]
+        if not at:
             continue
-        kept.append(case)
-        inputs.append(arguments)
-    return kept, lambda arguments: MahjongFanCalculator(**arguments), inputs
+        cases = cycled([work.hands[i].case for i in at], settings.kind_calls)
+        runs: dict[str, Callable[[], object]] = {"compiled": lambda c=cases: each(compiled.evaluate, c)}
+        if engine and work.inputs is not None:
+            inputs = cycled([work.inputs[i] for i in at], settings.kind_calls)
+            runs["engine"] = lambda i=inputs: each(engine.call, i)
+        best = race(runs, settings.repeats)
+        engine_rate = len(cases) / best["engine"] if "engine" in best else None
+        rows.append(report.KindRow(kind, share, len(at), work.dropped[kind], len(cases) / best["compiled"],
+                                   engine_rate))
+    return rows
 
 
-def pymahjonggb_input(case: dict) -> dict:
-    def tile(code: str) -> str:
-        digit, suit = code[0], code[1]
-        return PYMAHJONGGB_HONORS[int(digit) - 1] if suit == "z" else PYMAHJONGGB_TILES[suit] + digit
-
-    def codes(text: str) -> list[str]:
-        return [d + s for digits, s in re.findall(r"(\d+)([mpsz])", text) for d in digits]
-
-    def pack(meld: str) -> tuple[str, str, int]:
-        kind, text = meld.split()
-        middle = sorted(codes(text), key=lambda c: (c[1], c[0]))[1]  # a chow is named by its middle tile
-        return PYMAHJONGGB_PACKS[kind], tile(middle), 0 if kind == "concealed_kong" else 1
-
-    return {"pack": tuple(pack(m) for m in case.get("melds", [])), "hand": tuple(tile(c) for c in codes(case["hand"])),
-            "winTile": tile(case["win"]), "flowerCount": case.get("flowers", 0),
-            "isSelfDrawn": case.get("self_drawn", False), "is4thTile": case.get("fourth_tile", False),
-            "isAboutKong": case.get("kong_replacement", False) or case.get("robbing_kong", False),
-            "isWallLast": case.get("last_tile", False), "seatWind": WINDS.index(case.get("seat_wind", "E")),
-            "prevalentWind": WINDS.index(case.get("round_wind", "E"))}
+STAGES = ("read", "search", "result")  # Checker.stage_times: each stage's own share, in this order
 
 
-# ---------------------------------------------------------------- riichienv, for riichi
-
-RIICHIENV_SUITS = {"m": 0, "p": 9, "s": 18, "z": 27}  # its tile kinds: 1m..9m, 1p..9p, 1s..9s, 1z..7z
-
-
-def riichienv_engine(cases: list[dict]) -> tuple[list[dict], Callable, list] | None:
-    """Concealed hands (riichienv takes melds as its own objects: hands with melds are left out)."""
-    try:
-        import riichienv
-        from riichienv import _riichienv as engine
-    except ImportError:
-        return None
-    winds = (riichienv.EAST, riichienv.SOUTH, riichienv.WEST, riichienv.NORTH)
-
-    def calculate(arguments: tuple) -> object:
-        tiles, win, dora, ura, conditions = arguments
-        return engine.HandEvaluator(tiles, []).calc(win, dora, ura, conditions)
-
-    kept, inputs = [], []
-    for case in cases:
-        arguments = riichienv_input(case, engine.Conditions, winds)
-        if arguments is not None and calculate(arguments).is_win:
-            kept.append(case)
-            inputs.append(arguments)
-    return kept, calculate, inputs
-
-
-def riichienv_input(case: dict, conditions: type, wind_values: tuple) -> tuple | None:
-    """Tiles as riichienv's 136 ids (kind * 4 + copy; a red five is copy 0 of its kind), or None."""
-    if case.get("melds") or case.get("other_melds"):
-        return None
-    used: dict[int, int] = {}
-
-    def ids(text: str) -> list[int]:
-        out = []
-        for digits, suit in re.findall(r"(\d+)([mpsz])", text):
-            for digit in digits:
-                kind = RIICHIENV_SUITS[suit] + (4 if digit == "0" else int(digit) - 1)
-                copy = 0 if digit == "0" else used.get(kind, 0) + (1 if kind % 9 == 4 and suit != "z" else 0)
-                used[kind] = used.get(kind, 0) + 1
-                out.append(kind * 4 + min(copy, 3))
-        return out
-
-    tiles, win = ids(case["hand"]), ids(case["win"])
-    winds = (wind_values[WINDS.index(case.get("seat_wind", "E"))],
-             wind_values[WINDS.index(case.get("round_wind", "E"))])
-    flags = conditions(tsumo=case.get("self_drawn", False), riichi=case.get("riichi", False),
-                       double_riichi=case.get("double_riichi", False), ippatsu=case.get("ippatsu", False),
-                       haitei=case.get("last_tile", False) and case.get("self_drawn", False),
-                       houtei=case.get("last_tile", False) and not case.get("self_drawn", False),
-                       rinshan=case.get("kong_replacement", False), chankan=case.get("robbing_kong", False),
-                       player_wind=winds[0], round_wind=winds[1], honba=case.get("honba", 0),
-                       riichi_sticks=case.get("riichi_sticks", 0))
-    used.clear()
-    return tiles, win[0], ids(case.get("dora", "")), ids(case.get("ura", "")), flags
-
-
-# ---------------------------------------------------------------- report
-
-
-def table(rows: list[dict[str, object]]) -> str:
-    lines = ["| spec | hands | interpreter | compiled, per call | × interpreter | evaluate_many | score_many "
-             "| engine | per call ÷ engine | evaluate_many ÷ engine | score_many ÷ engine |",
-             "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
-    for r in rows:
-        interp, compiled, batch, compact = (float(r[k]) for k in  # type: ignore[arg-type]
-                                            ("interpreter", "compiled", "batch", "compact"))
-        engine = float(r["engine"]) if "engine" in r else None  # type: ignore[arg-type]
-        cells = [str(r["spec"]), f"{r['hands']:,}", f"{interp:,.0f}/s", f"{compiled:,.0f}/s",
-                 f"{compiled / interp:,.0f}×", f"{batch:,.0f}/s", f"{compact:,.0f}/s"]
-        name = {"mcr": "pymahjonggb", "riichi": "riichienv"}.get(str(r["spec"]), "")
-        cells += ([f"{name} {engine:,.0f}/s", f"{compiled / engine:.1f}×", f"{batch / engine:.1f}×",
-                   f"{compact / engine:.1f}×"] if engine else ["—"] * 4)
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def stages(rows: list[dict[str, object]]) -> str:
-    """Where the time of one compiled call goes, in ns per hand: Checker.stage_times, and the rest of the
-    per-call time (the Python call, freeing the result)."""
-    lines = ["| spec | reading the case | search and scoring | building the result | rest of the call | per call |",
-             "|---|---:|---:|---:|---:|---:|"]
-    for r in rows:
-        times: dict[str, float] = r["stages"]  # type: ignore[assignment]
+def stage_profile(compiled: Checker, cases: Sequence[dict], repeats: int) -> dict[str, float]:
+    """Checker.stage_times (ns per hand) and the time of a whole per-call `evaluate` ("call"), taken in turn
+    so that the rest of the call (their difference) is not a difference between two machine states. As in
+    stage_times, the best of the runs is taken of the time up to the end of each stage, then split."""
+    best: dict[str, float] = {}
+    for _ in range(repeats):
+        times = compiled.CHECKER.stage_times(cases, 1)  # type: ignore[attr-defined]
         if not times:
+            return {}
+        started = time.perf_counter_ns()
+        each(compiled.evaluate, cases)
+        call = (time.perf_counter_ns() - started) / len(cases)
+        ends = dict(zip(STAGES, itertools.accumulate(times[s] for s in STAGES), strict=True))
+        best = {key: min(ns, best.get(key, math.inf))
+                for key, ns in (ends | {"evaluate": times["evaluate"], "call": call}).items()}
+    starts = [0.0] + [best[s] for s in STAGES[:-1]]
+    return {s: best[s] - start for s, start in zip(STAGES, starts, strict=True)} | {
+        "evaluate": best["evaluate"], "call": best["call"]}
+
+
+def refused_cases(compiled: Checker, cases: Sequence[dict], limit: int) -> list[dict]:
+    """The hands made impossible as a careless caller might: a self-drawn kong replacement (杠上开花) on a
+    hand without a kong. Kept when the checker refuses them for it (a spec that reads no such key does not)."""
+    out: list[dict] = []
+    for case in cases:
+        if len(out) == limit:
+            break
+        if any("kong" in m for m in case.get("melds", [])):
             continue
-        per_call = 1e9 / float(r["compiled"])  # type: ignore[arg-type]
-        cells = [times["read"], times["search"], times["result"], max(per_call - times["evaluate"], 0.0), per_call]
-        lines.append(f"| {r['spec']} | " + " | ".join(f"{ns:,.0f} ns" for ns in cells) + " |")
-    return "\n".join(lines)
+        bad = {k: v for k, v in case.items() if k not in ("last_tile", "robbing_kong")}
+        bad |= {"self_drawn": True, "kong_replacement": True}
+        result = compiled.evaluate(bad)
+        if not result.get("ok") and "'kong_replacement'" in str(result.get("error")):
+            out.append(bad)
+    return out
 
 
-def machine() -> str:
-    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo", encoding="utf-8")
-                  if line.startswith("model name")), platform.processor() or "unknown")
-    return (f"Machine: {os.cpu_count()} cores ({model}), Python {platform.python_version()}; "
-            f"each rate is the best of {REPEATS} runs.")
+def refused_rates(compiled: Checker, cases: Sequence[dict], settings: Settings) -> report.Refused | None:
+    """Per call, refused cases and as many scored hands, timed in turn."""
+    bad = refused_cases(compiled, cases, settings.refused)
+    if not bad:
+        return None
+    good = list(cases[:len(bad)])
+    best = race({"refused": lambda: each(compiled.evaluate, bad), "scored": lambda: each(compiled.evaluate, good)},
+                settings.repeats)
+    return report.Refused(len(bad), len(bad) / best["refused"], len(good) / best["scored"])
 
 
 if __name__ == "__main__":
