@@ -484,7 +484,7 @@ class Model:
         return _literal_lines(ir_json.dumps(dataclasses.replace(self.spec, path=self.shown_path), shown=shown_path))
 
     def unit_word(self) -> str:
-        """The spec's unit in a sentence, as the interpreter says it: "fan" for 番 (dsl.book.docs.unit_word)."""
+        """The spec's unit in a sentence, as the interpreter says it: "fan" for 番 (dsl.book.model.unit_word)."""
         return "fan" if self.spec.unit == "番" else self.spec.unit
 
     def context_slot(self, name: str) -> int:
