@@ -26,8 +26,8 @@ DSL = Path(dsl.__file__).parent
 # the books nor the commands; the books and the compiled back end not each other. (README.md draws them.)
 LAYERS = (("dsl.cli",), ("dsl.build", "dsl.scaffold", "dsl.runtime"), ("dsl.book", "dsl.compiled"), ("dsl.interp",),
           ("dsl.cases",), ("dsl.frontend",), ("dsl.notation", "dsl.paths", "dsl.vocabulary"))
-# What the runtime's Python code may import: case reading, the interpreter (which answers a case the compiled
-# search does not), and dsl.compiled.checkers, which loads that interpreter today.
+# What the runtime's Python code may import: case reading, and the interpreter with the IR embedded in the checker
+# module (together they answer a case the compiled search does not).
 RUNTIME_MAY_IMPORT = ("dsl.runtime", "dsl.cases", "dsl.frontend.ir", "dsl.frontend.ir_json", "dsl.frontend.source",
                       "dsl.notation", "dsl.interp")
 # Importer -> the only modules and packages it may import.

@@ -19,6 +19,7 @@ from time import perf_counter_ns
 
 from cpython cimport array as carray
 from libc.stdlib cimport calloc
+from libc.string cimport memcmp
 from cpython.dict cimport PyDict_Copy, PyDict_Next
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongLongAndOverflow
@@ -205,18 +206,50 @@ cdef bint meld_shape_ok(const Tables* t, int kind, const int* tiles, int n, cons
     return True
 
 
+cdef int plain_meld_kind(dict kinds, str text, int* space) noexcept:
+    """The meld kind of `KIND TILES` written plainly (one-byte characters, one space between two words, no other
+    whitespace), found without making the words as strings; -1 for any other text, which str.split reads."""
+    cdef const unsigned char* data
+    cdef Py_ssize_t length = PyUnicode_GET_LENGTH(text), i, at = -1, position = 0
+    cdef PyObject* name
+    cdef PyObject* number
+    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND or length > 32:
+        return -1
+    data = <const unsigned char*>PyUnicode_DATA(text)
+    for i in range(length):
+        if data[i] == 32:
+            if at >= 0:
+                return -1
+            at = i
+        elif data[i] <= 32 or data[i] >= 127:  # other whitespace, control characters, Latin-1 spaces
+            return -1
+    if at <= 0 or at == length - 1:
+        return -1
+    while PyDict_Next(kinds, &position, &name, &number):
+        if PyUnicode_KIND(<object>name) == PyUnicode_1BYTE_KIND and PyUnicode_GET_LENGTH(<object>name) == at \
+                and memcmp(PyUnicode_DATA(<object>name), data, at) == 0:
+            space[0] = <int>at
+            return <int><object>number
+    return -1
+
+
 cdef bint read_meld(const Tables* t, dict kinds, object text, Meld* meld, int* reds, const Hand* h) except -1:
     """A declared meld such as `pung 555p` (dsl.cases.case._meld) when it is plainly valid."""
     cdef int kind, n, k, j, tile
     if type(text) is not str:
         return False
-    parts = (<str>text).split()
-    if len(parts) != 2:
-        return False
-    kind = kinds.get(parts[0], -1)
-    if kind < 0:
-        return False
-    n = parse(t, parts[1], True, meld.tiles, MELD_TILES, reds)
+    kind = plain_meld_kind(kinds, <str>text, &k)
+    if kind >= 0:  # `KIND TILES` with one space: the tiles are read where they are
+        n = parse_bytes(t, <const unsigned char*>PyUnicode_DATA(text) + k + 1, PyUnicode_GET_LENGTH(text) - k - 1,
+                        True, meld.tiles, MELD_TILES, reds)
+    else:
+        parts = (<str>text).split()
+        if len(parts) != 2:
+            return False
+        kind = kinds.get(parts[0], -1)
+        if kind < 0:
+            return False
+        n = parse(t, parts[1], True, meld.tiles, MELD_TILES, reds)
     if n < 0:
         return False
     for k in range(1, n):  # insertion sort: at most MELD_TILES tiles
@@ -773,6 +806,8 @@ cdef void search(Ctx* c) noexcept:
     for k in range(t.n_shapes):
         shape = t.shapes[k]
         c.d.shape = shape
+        c.jokers = 0  # the standard shape's last split of the wilds is no part of the next shape
+        c.joker_win = False
         if shape == T_standard:
             stop = standard(c, t.shape_chows[k])
         elif shape == T_seven_pairs:
