@@ -117,8 +117,7 @@ def refuse_impossible(spec: ir.Spec, hand: Hand) -> None:
     Indicator tiles are counted as their key is read (INDICATOR_LIMITS): one `indicator`, at most 5 `dora`
     and 5 `ura`.
     """
-    for rule in (_possible_seats, _possible_discarder, _possible_flowers, _possible_kong_win, _possible_turns,
-                 _possible_riichi):
+    for rule in IMPOSSIBLE_RULES:
         rule(spec, hand)
 
 
@@ -220,6 +219,12 @@ def _possible_riichi(spec: ir.Spec, hand: Hand) -> None:
                         + "): riichi is declared with a concealed hand")
     if context.get("first_turn", False):
         raise HandError(f"{keys} with 'first_turn': riichi is declared with a discard, so the first turn is over")
+
+
+# The rules of refuse_impossible, in the order they are applied (the first that fails names the problem). The
+# compiled checkers send every case one of them might refuse to read_case (tests/test_impossible_cases.py).
+IMPOSSIBLE_RULES = (_possible_seats, _possible_discarder, _possible_flowers, _possible_kong_win, _possible_turns,
+                    _possible_riichi)
 
 
 # ---------------------------------------------------------------- the context keys

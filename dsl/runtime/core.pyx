@@ -1792,7 +1792,8 @@ cdef class Checker:
         ippatsu without riichi, riichi with an opening meld or on the first turn, more flowers or indicator
         tiles than a table has, seat and seat wind disagreeing, a discarder on a self-drawn win, the winner's
         own seat in other_melds. Such a case goes through read_case, so whatever it decides, the compiled
-        checker answers as the interpreter does; a plainly possible one stays in C."""
+        checker answers as the interpreter does; a plainly possible one stays in C. tests/test_impossible_cases.py
+        has a case for each rule, and sees the answers differ when either back end drops one."""
         cdef int k
         if self.flag(h, SLOT_KONG_REPLACEMENT) and (not h.self_drawn or not self.has_kong(h)):
             return True
