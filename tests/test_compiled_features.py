@@ -4,18 +4,13 @@ random ones."""
 
 from __future__ import annotations
 
-import json
-import textwrap
-import warnings
-
 import pytest
 from conftest import SEASONS, tiles
+from parity import answer, compile_text
 
-import dsl
 from dsl.cases.samples import random_cases
 from dsl.compiled import codegen
 from dsl.frontend.resolve import load_spec
-from dsl.interp.interpreter import Interpreter
 
 NEWER = 'variant newer "新" "Newer features"\n' + tiles("mp", SEASONS) + """\
 meld flower "Flower" = one of 花
@@ -58,13 +53,6 @@ settle:
 FLOWERS = ["flower 1f", "flower 2f", "flower 3f", "flower 4f"]
 
 
-def answer(function, case) -> str:
-    try:
-        return json.dumps(function(case), ensure_ascii=False)
-    except Exception as exc:  # noqa: BLE001 - the exception itself is what is compared
-        return f"raises {type(exc).__name__}: {exc}"
-
-
 @pytest.fixture(scope="module")
 def compile_spec(tmp_path_factory):
     """(compiled checker, interpreter) of a spec text, compiled into a cache of this module's own."""
@@ -73,14 +61,7 @@ def compile_spec(tmp_path_factory):
 
     def make(text: str):
         if text not in made:
-            path = folder / f"{text.split()[1]}.mj"
-            path.write_text(textwrap.dedent(text), encoding="utf-8")
-            with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings():
-                patch.setenv("MJDSL_CACHE", str(folder / "cache"))
-                warnings.simplefilter("error")  # a fallback to the interpreter is a failure here
-                compiled = dsl.load(str(path))
-            assert not isinstance(compiled, Interpreter)
-            made[text] = (compiled, Interpreter(load_spec(str(path))))
+            made[text] = compile_text(text, folder)
         return made[text]
 
     return make

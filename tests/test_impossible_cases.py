@@ -2,15 +2,25 @@
 
 Each refused case comes with a control: the same case made possible again, which both checkers accept,
 so a rule that refused everything (or nothing) would fail here. Why each case cannot happen is said
-beside it; the rules are dsl.cases.case.refuse_impossible.
+beside it; the rules are dsl.cases.case.refuse_impossible (IMPOSSIBLE_RULES), and the indicator limits
+checked as a key is read (INDICATOR_LIMITS). Both back ends answer each case in the same words, and
+dropping any one rule from either of them makes the comparison fail.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+
 import pytest
+from parity import disagreements
 
 import dsl
+from dsl.cases import case as case_module
+from dsl.cases.case import IMPOSSIBLE_RULES
+from dsl.frontend import ir
 from dsl.frontend.resolve import load_spec
+from dsl.interp import interpreter as interpreter_module
 from dsl.interp.interpreter import Interpreter
 from dsl.notation import HandError
 
@@ -62,6 +72,11 @@ IMPOSSIBLE = {
     "riichi and a first-turn win: riichi is declared with a discard, after the first turn": (
         "riichi", RIICHI | {"self_drawn": True, "riichi": True, "first_turn": True}, ["riichi", "first_turn"],
         RIICHI | {"self_drawn": True, "first_turn": True}),
+    "the discarder is the winner: nobody wins on a tile of their own discard": (
+        "sichuan", SICHUAN | {"seat": 1, "discarder": 1}, ["discarder", "seat"], SICHUAN | {"seat": 1, "discarder": 2}),
+    "the winner has already won and left the hand (血战到底)": (
+        "sichuan", SICHUAN | {"seat": 1, "self_drawn": True, "out": [1]}, ["out"],
+        SICHUAN | {"seat": 1, "self_drawn": True, "out": [2]}),
     "a discarder on a self-drawn win": (
         "sichuan", SICHUAN | {"self_drawn": True, "seat": 1, "discarder": 0}, ["discarder", "self_drawn"],
         SICHUAN | {"self_drawn": True, "seat": 1}),
@@ -130,3 +145,51 @@ def test_the_bundled_examples_that_were_impossible_now_expect_errors():
     for name, title in [("riichi", "Riichi on an open hand cannot happen"), ("sanma", "No north seat")]:
         example = next(e for e in load_spec(name).examples if e.title == title)
         assert example.error is not None
+
+
+# ---------------------------------------------------------------- the same answers, and a check that can fail
+
+
+@cache
+def both(name: str) -> tuple[object, Interpreter]:
+    """(compiled checker, interpreter) of a bundled spec."""
+    compiled = dsl.load(name)
+    assert not isinstance(compiled, Interpreter), name
+    return compiled, Interpreter(load_spec(name))
+
+
+def differences() -> list[tuple[str, object, str, str]]:
+    """Where the two back ends answer an impossible case or its control differently (evaluate or waits)."""
+    return [found for name, case, _, control in IMPOSSIBLE.values()
+            for found in disagreements(*both(name), [case, control])]
+
+
+def test_both_back_ends_answer_each_case_in_the_same_words():
+    assert differences() == []
+
+
+# Each refusal rule dropped: one of refuse_impossible's rules, or the indicator limits.
+DROPPED = {rule.__name__: ("IMPOSSIBLE_RULES", tuple(r for r in IMPOSSIBLE_RULES if r is not rule))
+           for rule in IMPOSSIBLE_RULES} | {"INDICATOR_LIMITS": ("INDICATOR_LIMITS", {})}
+
+
+def reader_without(attribute: str, replacement: object) -> Callable[[ir.Spec, object], case_module.Hand]:
+    """read_case with a refusal rule dropped: the module's attribute replaced while it reads."""
+    read_case = case_module.read_case
+
+    def read(spec: ir.Spec, case: object) -> case_module.Hand:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(case_module, attribute, replacement)
+            return read_case(spec, case)
+    return read
+
+
+@pytest.mark.parametrize("side", ["interpreter", "compiled"])
+@pytest.mark.parametrize("dropped", list(DROPPED))
+def test_the_comparison_fails_when_either_back_end_drops_a_rule(side, dropped, monkeypatch):
+    """The interpreter reads through its own import of read_case; the compiled checker hands every case a
+    rule might refuse to dsl.cases.case.read_case. Replacing one of the two is one back end without the rule,
+    and some case above must then be answered differently: every rule has a case, and the comparison sees it."""
+    holder = interpreter_module if side == "interpreter" else case_module
+    monkeypatch.setattr(holder, "read_case", reader_without(*DROPPED[dropped]))
+    assert differences() != []

@@ -15,6 +15,7 @@ import pytest
 from conftest import tiles
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from parity import answer
 
 import dsl
 from dsl.build import stale_files
@@ -40,14 +41,6 @@ def pair(request):
         warnings.simplefilter("error")  # a missing or stale extension is a failure here, not a fallback
         compiled = dsl.load(request.param)
     return compiled, Interpreter(spec)
-
-
-def answer(function, case) -> str:
-    """What a call returns or raises, as text to compare."""
-    try:
-        return json.dumps(function(case), ensure_ascii=False)
-    except Exception as exc:  # noqa: BLE001 - the exception itself is what is compared
-        return f"raises {type(exc).__name__}: {exc}"
 
 
 def test_random_cases_score_as_the_interpreter(pair):

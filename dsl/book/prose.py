@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass
 
 from dsl.frontend import ir
+from dsl.vocabulary import COMBINING_PRINCIPLES
 
 SHAPE_WORDS = {"standard": "sets and a pair", "seven_pairs": "seven pairs", "thirteen_orphans": "thirteen orphans",
                "honors_and_knitted": "honors and knitted tiles (全不靠)",
@@ -197,7 +198,7 @@ class Prose:
         self.tilesets = {t.name: (f"{t.name} ({t.english})" if t.english else t.name) for t in spec.tilesets}
         self.round_bindings = {b.name: b.expr for b in spec.rounds.bindings} if spec.rounds else {}
         self.bindings = self.round_bindings | {b.name: b.expr for b in spec.definitions + spec.score}
-        self.combining = any(p in ir.COMBINING_PRINCIPLES for p in spec.principles)
+        self.combining = any(p in COMBINING_PRINCIPLES for p in spec.principles)
         self.subject = "it"  # who a player's attributes and a named player condition are about
 
     def about(self, player: str) -> Prose:

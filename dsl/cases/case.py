@@ -10,9 +10,7 @@ from dsl.cases.limits import check_case_size
 from dsl.frontend import ir
 from dsl.frontend.source import suggest
 from dsl.notation import HandError, parse_tiles, tile_codes
-
-WINDS = ("E", "S", "W", "N")
-STRUCTURAL_KEYS = ("hand", "win", "melds", "options")
+from dsl.vocabulary import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS, STRUCTURAL_KEYS, WINDS
 
 
 @dataclass(frozen=True)
@@ -87,6 +85,14 @@ def read_case(spec: ir.Spec, case: object) -> Hand:
     return hand
 
 
+def without_win(case: object) -> object:
+    """A case as `waits` reads it: without its winning tile. Anything but an object is left as it is, for
+    read_case to refuse."""
+    if not isinstance(case, Mapping):
+        return case
+    return {key: value for key, value in case.items() if key != "win"}
+
+
 # ---------------------------------------------------------------- contexts that cannot happen
 
 
@@ -111,16 +117,8 @@ def refuse_impossible(spec: ir.Spec, hand: Hand) -> None:
     Indicator tiles are counted as their key is read (INDICATOR_LIMITS): one `indicator`, at most 5 `dora`
     and 5 `ura`.
     """
-    for rule in (_possible_seats, _possible_discarder, _possible_flowers, _possible_kong_win, _possible_turns,
-                 _possible_riichi):
+    for rule in IMPOSSIBLE_RULES:
         rule(spec, hand)
-
-
-# Built-in context keys of indicator tiles and how many tiles each can hold: one tile is turned up after the
-# deal (Wuhan's indicator); dora indicators are the first one and one per kong (four kongs at most), each
-# ura-dora indicator lies under one of them.
-INDICATOR_LIMITS = {"indicator": 1, "dora": 5, "ura": 5}
-FLOWERS_OF_A_FULL_SET = 8  # 春夏秋冬梅兰竹菊: what `flowers` counts in a spec that declares no flower tiles
 
 
 def flower_limit(spec: ir.Spec) -> int:
@@ -221,6 +219,12 @@ def _possible_riichi(spec: ir.Spec, hand: Hand) -> None:
                         + "): riichi is declared with a concealed hand")
     if context.get("first_turn", False):
         raise HandError(f"{keys} with 'first_turn': riichi is declared with a discard, so the first turn is over")
+
+
+# The rules of refuse_impossible, in the order they are applied (the first that fails names the problem). The
+# compiled checkers send every case one of them might refuse to read_case (tests/test_impossible_cases.py).
+IMPOSSIBLE_RULES = (_possible_seats, _possible_discarder, _possible_flowers, _possible_kong_win, _possible_turns,
+                    _possible_riichi)
 
 
 # ---------------------------------------------------------------- the context keys

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from itertools import islice
 
 from dsl.notation import HandError
+from dsl.vocabulary import MAX_TEXT
 
 MAX_LINE_BYTES = 64 * 1024  # a round record of a long hand of play is a few kilobytes
 MAX_JSON_DEPTH = 32  # a round record nests objects and lists about six deep
 MAX_INT_DIGITS = 18  # counts and seats; 18 digits still fit a 64-bit integer
-MAX_TEXT = 256  # characters in one string of a case: a hand written out tile by tile takes under 100
 MAX_CASE_ITEMS = 1000  # keys, list items and strings in one case, all levels together
 
 _SPECIAL = re.compile(r'[\[\]{}"\\]')  # what the depth scan looks at: brackets, quotes, backslashes

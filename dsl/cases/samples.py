@@ -11,12 +11,12 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from dsl.cases.case import INDICATOR_LIMITS, read_case
+from dsl.cases.case import read_case
 from dsl.frontend import ir
 from dsl.notation import HandError
+from dsl.vocabulary import INDICATOR_LIMITS, WINDS
 
 KINDS = {"winning": 0.5, "near_miss": 0.15, "random": 0.1, "no_win": 0.07, "invalid": 0.18}
-WINDS = ("E", "S", "W", "N")
 
 
 def random_cases(spec: ir.Spec, count: int, seed: int = 0, kinds: dict[str, float] | None = None) -> list[dict]:

@@ -16,21 +16,16 @@ from pathlib import Path
 
 import jinja2
 
-from dsl import __version__
+from dsl import __version__, vocabulary
 from dsl.frontend import ir, ir_json
 from dsl.frontend.source import display_width
 from dsl.interp.decompose import knitted_straights
 from dsl.paths import SPECS_DIR
+from dsl.vocabulary import COMBINING_PRINCIPLES, GROUP_KINDS, LIMIT, PRINCIPLES, RUNTIME_LIMITS, SHAPES, SOURCES, WAITS
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PACKAGE_INIT = '"""Compiled checkers, one extension module per bundled spec (generated/<variant>.pyx)."""\n'
 
-WINDS = ("E", "S", "W", "N")
-SHAPE_NAMES = ("standard", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight", "loose")
-WAIT_NAMES = ("edge", "closed", "single", "two_sided", "pung_wait", "knitted")
-BUILTIN_GROUP_KINDS = ("chow", "pung", "kong", "pair", "single", "knitted")
-COMBINING_PRINCIPLES = ("套算一次", "不得相同")  # the others change nothing the checker computes
-PRINCIPLES = ("不重复", "不拆移", "就高不就低", *COMBINING_PRINCIPLES)
 GROUP_FILTERS = {  # which groups of a decomposition a source looks at (Evaluator._source)
     "groups": None,
     "sets": "is_set(g)",
@@ -39,8 +34,6 @@ GROUP_FILTERS = {  # which groups of a decomposition a source looks at (Evaluato
     "kongs": "g.kind == KONG",
     "pairs": "g.kind == PAIR",
 }
-ELEMENT_OF_SOURCE = {"tiles": "tile", "held_tiles": "tile", "kinds": "kind", "losers": "loser",
-                     "loser_melds": "group", **{s: "group" for s in GROUP_FILTERS}}
 ELEMENT_VARIABLE = {"tile": "t", "kind": "t", "group": "g", "loser": "l", "combo": "combo"}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 # Sums, differences, products, quotients and powers go through helpers that send the case to the reference
@@ -63,11 +56,6 @@ KNOWN_FIELDS = {
     ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered"},
     ir.Suit: {"code", "name", "english", "numbered", "flowers", "tiles", "span"},
 }
-# The sizes the shared runtime (dsl/runtime/core.pxd) holds; a spec beyond them is left to the interpreter.
-RUNTIME_LIMITS = {"tiles": 64, "players": 4, "hand_size": 17, "melds": 144, "meld_tiles": 8, "fans": 192,
-                  "context": 32, "options": 32, "indicator_keys": 4, "hand_sets": 8, "set_terms": 4, "scores": 16,
-                  "meld_kinds": 32, "shapes": 6, "lets": 64}
-LIMIT = 2 ** 53  # dsl.runtime.core LIMIT: numbers beyond it are answered by the interpreter
 KEY_KINDS = {"flag": "KEY_FLAG", "count": "KEY_COUNT", "seat": "KEY_SEAT", "wind": "KEY_WIND", "tiles": "KEY_TILES",
              "melds_by_seat": "KEY_OTHER_MELDS", "seats": "KEY_SEATS", "int": "KEY_INT"}
 
@@ -397,19 +385,19 @@ class Model:
 
     def _tables(self) -> None:
         spec = self.spec
-        if len(spec.tiles) > 64:
+        if len(spec.tiles) > RUNTIME_LIMITS["MAX_TILES"]:
             raise CodegenError(f"{spec.path}: {len(spec.tiles)} kinds of tile; the compiled checker keeps tile sets "
                                "as 64-bit masks")
         self._check_sizes()
-        texts = [*SHAPE_NAMES, *WAIT_NAMES, *(s.code for s in spec.suits), "",
+        texts = [*SHAPES, *WAITS, *(s.code for s in spec.suits), "",
                  *(o.default for o in spec.options if isinstance(o.default, str)), *(s.name for s in spec.shape_rules)]
         for value in texts:
             if value not in (v for _, v in self.texts):
                 self.texts.append(("T_NONE" if value == "" else _c_name("T", len(self.texts), value), value))
         own = tuple(k.name for k in spec.meld_kinds if k.shape in ("fixed", "one_of"))
-        for name in BUILTIN_GROUP_KINDS + ("wild",) + own:
+        for name in GROUP_KINDS + own:
             if name not in (v for _, v in self.group_kinds):
-                c_name = name.upper() if name in BUILTIN_GROUP_KINDS + ("wild",) else f"KIND_{len(self.group_kinds)}"
+                c_name = name.upper() if name in GROUP_KINDS else f"KIND_{len(self.group_kinds)}"
                 self.group_kinds.append((c_name, name))
         keys = self.indicator_keys()
         for i, ts in enumerate(spec.tilesets):
@@ -444,11 +432,11 @@ class Model:
             default = self.text(option.default) if kind == "str" else int(option.default)
             self.options.append(Option(option.name, i, default, kind))
         for shape in spec.shapes:
-            if shape.name not in SHAPE_NAMES:
+            if shape.name not in SHAPES:
                 raise CodegenError(f"{spec.path}: the compiled checker does not know the shape {shape.name!r}")
             self.shapes.append((shape.name, shape.chows))
         winds = [t.index for t in spec.tiles if not t.numbered]
-        self.wind_tiles = [winds[i] if i < len(winds) else -1 for i in range(len(WINDS))]
+        self.wind_tiles = [winds[i] if i < len(winds) else -1 for i in range(len(vocabulary.WINDS))]
         self.knitted = self._knitted_straights()
 
     def _check_sizes(self) -> None:
@@ -456,24 +444,27 @@ class Model:
         spec = self.spec
         if spec.cap is not None and spec.cap > LIMIT:
             raise CodegenError(f"{spec.path}: a cap of {spec.cap} is beyond what the compiled checker holds")
-        sizes = {"players": spec.players, "hand_size": spec.hand_size, "melds": self.max_melds(),
-                 "meld_tiles": self.max_meld_tiles_of_spec(), "fans": len(spec.patterns) + len(spec.loser_patterns),
-                 "context": len(spec.context), "options": len(spec.options),
-                 "indicator_keys": len(self.indicator_keys()), "hand_sets": len(spec.per_hand_tilesets()),
-                 "set_terms": max([len(ts.indicated) for ts in spec.per_hand_tilesets()] or [0]),
-                 "scores": len(spec.score), "meld_kinds": len(spec.meld_kinds), "shapes": len(spec.shapes),
-                 "lets": len(spec.definitions)}
-        for name, size in sizes.items():
-            if size > RUNTIME_LIMITS[name]:
+        sizes = {  # what is counted: (how many the spec has, the runtime's limit)
+            "players": (spec.players, "MAX_PLAYERS"), "hand_size": (spec.hand_size, "MAX_HAND"),
+            "melds": (self.max_melds(), "MAX_MELDS"), "meld_tiles": (self.max_meld_tiles_of_spec(), "MELD_TILES"),
+            "fans": (len(spec.patterns) + len(spec.loser_patterns), "MAX_FANS"),
+            "context": (len(spec.context), "MAX_CONTEXT"), "options": (len(spec.options), "MAX_OPTIONS"),
+            "indicator_keys": (len(self.indicator_keys()), "MAX_INDICATOR_KEYS"),
+            "hand_sets": (len(spec.per_hand_tilesets()), "MAX_HAND_SETS"),
+            "set_terms": (max([len(ts.indicated) for ts in spec.per_hand_tilesets()] or [0]), "MAX_SET_TERMS"),
+            "scores": (len(spec.score), "MAX_SCORES"), "meld_kinds": (len(spec.meld_kinds), "MAX_MELD_KINDS"),
+            "shapes": (len(spec.shapes), "MAX_SHAPES"), "lets": (len(spec.definitions), "MAX_LETS")}
+        for name, (size, limit) in sizes.items():
+            if size > RUNTIME_LIMITS[limit]:
                 raise CodegenError(f"{spec.path}: {size} {name.replace('_', ' ')}; the compiled checker holds at "
-                                   f"most {RUNTIME_LIMITS[name]}")
+                                   f"most {RUNTIME_LIMITS[limit]}")
 
     def max_meld_tiles_of_spec(self) -> int:
         return max([4] + [len(k.tiles) for k in self.spec.meld_kinds if k.shape == "fixed"])
 
     @property
     def max_set_terms(self) -> int:
-        return RUNTIME_LIMITS["set_terms"]
+        return RUNTIME_LIMITS["MAX_SET_TERMS"]
 
     def int_keys(self) -> list[ContextKey]:
         return [k for k in self.context if k.kind == "KEY_INT"]
@@ -670,7 +661,7 @@ class Model:
         fans = list(spec.patterns) + list(spec.loser_patterns)
         self.fan_index = {p.name: i for i, p in enumerate(fans)}
         self.fan_functions = {p.name: f"fan_{i:02d}" + _slug(p.english) for i, p in enumerate(fans)}
-        if COMBINING_PRINCIPLES[0] in spec.principles or COMBINING_PRINCIPLES[1] in spec.principles:
+        if any(p in COMBINING_PRINCIPLES for p in spec.principles):
             self._combining(emitter)
         combined = {i: c.source for c in self.combining for i in c.fans}
         self.fans = [self._fan(emitter, i, p, combined.get(i)) for i, p in enumerate(fans)]
@@ -1037,11 +1028,11 @@ class Emitter:
         return Code(f"c.losers[{where.loser}].{e.name}", "num" if e.name == "seat" else "bool")
 
     def _aggregate(self, e: ir.Aggregate, where: Where) -> Code:
-        if e.function not in ("count", "all", "any", "sum") or e.source not in ELEMENT_OF_SOURCE:
+        if e.function not in ("count", "all", "any", "sum") or e.source not in SOURCES:
             raise CodegenError(f"{e.span}: the compiled checker does not support {e.function}({e.source}, ...)")
         if e.source in ("tiles", "kinds") and isinstance(e.body, ir.ItemTileSet) and e.function != "sum":
             return self._held_in_set(e)
-        element = ELEMENT_OF_SOURCE[e.source]
+        element = SOURCES[e.source]
         # inside the helper the loser being settled is its parameter `loser`, or the loser looked at
         loser = "l" if element == "loser" else ("loser" if where.loser is not None else None)
         inner = Where(where.scope, element, loser)

@@ -3,50 +3,27 @@ may use in each place, functions, payers, and the bounds of a table and a hand."
 
 from __future__ import annotations
 
+from dsl import vocabulary
 from dsl.frontend import ir
+from dsl.vocabulary import (  # noqa: F401  (names the resolver reads from here)
+    ALWAYS_ACCEPTED,
+    CONTEXT_KEYS,
+    GROUP_SOURCES,
+    PRINCIPLES,
+    SETTLE_SOURCES,
+    SHAPES,
+    SOURCES,
+    WAITS,
+)
 
-BUILTIN_MELDS = {
-    "chow": ir.MeldKind("chow", "Chow", "chow", concealed=False, opens=True),
-    "pung": ir.MeldKind("pung", "Pung", "pung", concealed=False, opens=True),
-    "kong": ir.MeldKind("kong", "Exposed kong", "kong", concealed=False, opens=True),
-    "added_kong": ir.MeldKind("added_kong", "Kong added to a pung", "kong", concealed=False, opens=True),
-    "concealed_kong": ir.MeldKind("concealed_kong", "Concealed kong", "kong", concealed=True, opens=False),
-}
-SHAPES = ("standard", "seven_pairs", "thirteen_orphans", "honors_and_knitted", "knitted_straight", "loose")
-WAITS = ("edge", "closed", "single", "two_sided", "pung_wait", "knitted")
-PRINCIPLES = ("不重复", "不拆移", "不得相同", "套算一次", "就高不就低")
+BUILTIN_MELDS = {name: ir.MeldKind(name, english, shape, concealed=concealed, opens=opens)
+                 for name, (english, shape, concealed, opens) in vocabulary.BUILTIN_MELDS.items()}
+
 # Built-in names written in traditional characters: the simplified name they stand for. (The keyword
 # 不計 is an alias of 不计 in the grammar itself.)
 TRADITIONAL = {"不重複": "不重复"}
 # A spec's `unit` when it gives no English: the usual English of the usual units.
 UNIT_ENGLISH = {"番": "fan", "台": "tai", "胡数": "hu", "胡數": "hu", "符": "fu"}
-
-# Context keys of docs/interface.md: name -> (kind, description).
-CONTEXT_KEYS = {
-    "self_drawn": ("flag", "the winning tile was drawn, not discarded"),
-    "seat_wind": ("wind", "the winner's seat wind"),
-    "round_wind": ("wind", "the prevailing wind"),
-    "seat": ("seat", "the winner's seat, 0..3"),
-    "dealer": ("seat", "the dealer's seat"),
-    "discarder": ("seat", "the seat that discarded the winning tile"),
-    "last_tile": ("flag", "won on the last tile of the wall or the last discard"),
-    "kong_replacement": ("flag", "won on the replacement tile after a kong"),
-    "robbing_kong": ("flag", "won by robbing another player's added kong"),
-    "fourth_tile": ("flag", "the winning tile is the last one unseen"),
-    "flowers": ("count", "flower tiles declared"),
-    "riichi": ("flag", "riichi declared"),
-    "double_riichi": ("flag", "double riichi declared"),
-    "ippatsu": ("flag", "won within one go-around of riichi"),
-    "first_turn": ("flag", "won on the first turn (天胡 / 地胡, tenhou / chiihou)"),
-    "dora": ("tiles", "dora indicators"),
-    "ura": ("tiles", "ura-dora indicators"),
-    "indicator": ("tiles", "the indicator tile turned up after the deal, which chooses the wild tiles"),
-    "honba": ("count", "honba counters"),
-    "riichi_sticks": ("count", "riichi sticks on the table"),
-    "other_melds": ("melds_by_seat", "the other players' declared melds, by seat"),
-    "out": ("seats", "the seats that have already won and left the hand (血战到底): they neither pay nor receive"),
-}
-ALWAYS_ACCEPTED = ("self_drawn", "seat", "dealer", "discarder", "seat_wind")
 
 HAND_VARS = {
     "shape": "the shape of the decomposition",
@@ -68,13 +45,6 @@ LATE_VARS = {"counted_fans": "how many fans count after exclusions (a fan using 
 TILE_ATTRS = ("suit", "rank")
 LOSER_ATTRS = ("dealer", "discarder", "opened", "seat")
 
-SOURCES = {
-    "tiles": "tile", "groups": "group", "sets": "group", "chows": "group", "pungs": "group",
-    "kongs": "group", "pairs": "group", "kinds": "kind", "losers": "loser", "held_tiles": "tile",
-    "loser_melds": "group",
-}
-SETTLE_SOURCES = ("losers", "loser_melds")  # known only when settling
-GROUP_SOURCES = ("groups", "sets", "chows", "pungs", "kongs", "pairs")
 ELEMENT_ATTRS = {
     "tile": ("suit", "rank", "numbered", "honor", "tile"),
     "group": ("chow", "pung", "kong", "pair", "concealed", "exposed", "declared", "opens", "suit", "rank",

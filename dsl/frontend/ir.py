@@ -290,8 +290,6 @@ class Value:
         return self.kind in ("each", "computed_each")
 
 
-COMBINING_PRINCIPLES = ("套算一次", "不得相同")
-
 
 @dataclass(frozen=True)
 class Exclusion:

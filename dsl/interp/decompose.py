@@ -18,6 +18,7 @@ from itertools import permutations, product
 
 from dsl.cases.case import Meld
 from dsl.frontend import ir
+from dsl.vocabulary import WILD_SHAPES
 
 
 @dataclass(frozen=True)
@@ -83,9 +84,6 @@ def decompositions(spec: ir.Spec, counts: list[int], melds: tuple[Meld, ...], wi
             for hand_groups in _shape_groups(spec, shape, left, n_sets, faces, free):
                 found.extend(_place_win(spec, shape.name, fixed, hand_groups, win, self_drawn, joker_win))
     return found
-
-
-WILD_SHAPES = ("standard", "loose")  # the shapes in which a wild tile may stand for another
 
 
 def _stand_ins(spec: ir.Spec, wild: frozenset[int]) -> frozenset[int]:

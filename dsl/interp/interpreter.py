@@ -11,11 +11,12 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations
 
-from dsl.cases.case import Hand, Meld, read_case
+from dsl.cases.case import Hand, Meld, read_case, without_win
 from dsl.frontend import ir
 from dsl.interp.combinations import combination_counts
 from dsl.interp.decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
 from dsl.notation import HandError, parse_tiles
+from dsl.vocabulary import COMBINING_PRINCIPLES
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
 MAX_EXPONENT = 10_000  # scoring doubles a few dozen times at most; 2 ^ 10000 is already 3011 digits
@@ -105,7 +106,7 @@ class Evaluator:
         self.tilesets = {ts.name: ts.tiles for ts in spec.tilesets}
         self.patterns = {p.name: p for p in spec.patterns + spec.loser_patterns}
         self.notation = spec.notation()
-        principled = any(name in ir.COMBINING_PRINCIPLES for name in spec.principles)
+        principled = any(name in COMBINING_PRINCIPLES for name in spec.principles)
         self.combining: dict[str, list[ir.Pattern]] = {}
         for p in spec.patterns:  # a fan counted `each` whose whole condition is combinations(...)
             if principled and isinstance(p.condition, ir.Combinations) and p.value.kind == "each":
@@ -544,8 +545,9 @@ class Interpreter:
         return bool(self.evaluate(case).get("winning"))
 
     def waits(self, case: dict) -> list[str]:
-        """Tiles that would complete the hand (the case without its winning tile)."""
-        hand = read_case(self.spec, {k: v for k, v in case.items() if k != "win"})
+        """Tiles that would complete the hand (the case without its winning tile); an invalid case raises
+        HandError."""
+        hand = read_case(self.spec, without_win(case))
         return [self.spec.tiles[t].code for t in self._waits(hand)]
 
     # -- internals

@@ -13,10 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dsl.cases.case import WINDS, Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
+from dsl.cases.case import Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
 from dsl.frontend import ir
 from dsl.interp.interpreter import Evaluator, _plain
 from dsl.notation import HandError
+from dsl.vocabulary import WINDS
 
 EVENT_KINDS = ("kong", "win", "draw", "declare", "penalty")
 RECORD_KEYS = ("dealer", "context", "events", "options", "carried")

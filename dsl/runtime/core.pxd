@@ -6,7 +6,8 @@ and requirement; it fills a `Tables` with pointers to them and hands it to `Chec
 searches decompositions, applies exclusions, scores, settles and builds results for every spec.
 
 Sizes are fixed upper bounds shared by every checker; codegen refuses (and the interpreter answers) a
-spec beyond them.
+spec beyond them. The enums below are also written in dsl/vocabulary.py, which tests/test_vocabulary.py
+checks against this file.
 """
 
 from cpython cimport array as carray
@@ -42,6 +43,7 @@ cdef enum:
     MAX_SHAPES = 6
     MAX_KNITTED = 6
     MAX_LETS = 64  # top-level `let`s, each computed once per decomposition
+    MAX_TEXT = 256  # characters in one string of a case; a longer one is left to read_case, which refuses it
     NAME_CACHE = 256  # slots of a NameCache (a power of two)
     RESULT_COUNTS = 8  # a fan's result dict is made once per count below this (at its fixed value)
     RUN_TILES = 9  # the longest run of tiles RUN_SHAPES covers

@@ -97,7 +97,8 @@ cdef long long hand_waits(Ctx* c, bint any_copy) noexcept:
 
 # ================================================================ reading a case
 # The fast reader accepts only plainly valid cases and fills the same values dsl.cases.case.read_case would;
-# anything else (an error, an unusual type, flags that contradict the hand) goes to read_case itself.
+# anything else (an error, an unusual type, a null, an over-long string, flags that contradict the hand) goes
+# to read_case itself. tests/test_case_parity.py gives both readers every key with every wrong type.
 
 
 cdef void clear(const Tables* t, Hand* h) noexcept:
@@ -133,8 +134,10 @@ cdef void clear(const Tables* t, Hand* h) noexcept:
 cdef int parse(const Tables* t, str text, bint flowers, int* out, int limit, int* reds) except -2:
     """Tiles of an mpsz string (`123m4p`, a red five `0m`) in text order into out (unless NULL), red
     fives counted per suit into reds (unless NULL); how many tiles, or -1 when dsl.notation.parse_tiles
-    must read it: an unknown tile, another character, more than `limit` tiles."""
+    must read it: an unknown tile, another character, more than `limit` tiles, more than MAX_TEXT characters."""
     if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:  # a character beyond Latin-1: not a tile string
+        return -1
+    if PyUnicode_GET_LENGTH(text) > MAX_TEXT:  # spaces make a long text of few tiles: read_case refuses it
         return -1
     return parse_bytes(t, <const unsigned char*>PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), flowers, out,
                        limit, reds)
@@ -179,7 +182,7 @@ cdef int parse_bytes(const Tables* t, const unsigned char* text, Py_ssize_t leng
 
 
 cdef bint meld_shape_ok(const Tables* t, int kind, const int* tiles, int n, const Hand* h) noexcept:
-    """dsl.cases.case._meld_shape_ok on sorted tiles."""
+    """Whether sorted tiles have the meld kind's shape (dsl.cases.case._meld_shape_ok; tests/test_case_parity.py)."""
     cdef int shape = t.meld_shape[kind], k
     if shape == SHAPE_ONE_OF:
         return n == 1 and has_tile(h.sets[t.meld_per_hand[kind]] if t.meld_per_hand[kind] >= 0
@@ -234,9 +237,9 @@ cdef int plain_meld_kind(dict kinds, str text, int* space) noexcept:
 
 
 cdef bint read_meld(const Tables* t, dict kinds, object text, Meld* meld, int* reds, const Hand* h) except -1:
-    """A declared meld such as `pung 555p` (dsl.cases.case._meld) when it is plainly valid."""
+    """A declared meld such as `pung 555p` when it is plainly valid (tests/test_case_parity.py)."""
     cdef int kind, n, k, j, tile
-    if type(text) is not str:
+    if type(text) is not str or PyUnicode_GET_LENGTH(text) > MAX_TEXT:
         return False
     kind = plain_meld_kind(kinds, <str>text, &k)
     if kind >= 0:  # `KIND TILES` with one space: the tiles are read where they are
@@ -326,6 +329,8 @@ cdef int cached_number(NameCache* cache, dict numbers, list holder, object name)
     number = numbers.get(name, -1)
     if type(name) is not str or number < 0:
         return number
+    if PyUnicode_GET_LENGTH(name) > MAX_TEXT:  # a spec's over-long name: read_case refuses the case holding it
+        return -1
     if cache.names[slot] != NULL:
         slot = other
     if cache.names[slot] == NULL:
@@ -368,7 +373,7 @@ cdef bint read_number(object value, long long low, long long high, long long* ou
 
 
 cdef bint read_context(const Tables* t, int key, object value, Hand* h) except -1:
-    """One context key's value, checked as dsl.cases.case._context_value checks it."""
+    """One context key's value when it is plainly valid (tests/test_case_parity.py)."""
     cdef int kind = t.key_kind[key], slot = t.key_slot[key], wind
     if kind == KEY_FLAG:
         if value is True:
@@ -391,7 +396,7 @@ cdef bint read_context(const Tables* t, int key, object value, Hand* h) except -
             h.round_wind = wind
     elif kind == KEY_TILES:
         return type(value) is str and read_indicators(t, value, key, h)
-    elif kind == KEY_INT:  # out of range: dsl.cases.case.read_case says so
+    elif kind == KEY_INT:  # out of range: read_case says so
         if type(value) is not int or not t.context_low[slot] <= value <= t.context_high[slot]:
             return False
         h.context[slot] = value
@@ -425,7 +430,8 @@ cdef void choose_sets(const Tables* t, Hand* h) noexcept:
 
 
 cdef bint read_seats(const Tables* t, bint seat_given, bint discarder_given, Hand* h) noexcept:
-    """The winner, the dealer and the discarder, defaulted as dsl.cases.case.read_case does."""
+    """The winner, the dealer and the discarder, defaulted as read_case defaults them (tests/test_parity.py,
+    test_conditions_read_seat_dealer_and_discarder_with_their_defaults)."""
     h.self_drawn = h.context[t.ctx_self_drawn]
     h.dealer = h.context[t.ctx_dealer]
     h.seat = h.context[t.ctx_seat] if seat_given else (h.dealer + h.seat_wind) % t.n_players
@@ -1926,6 +1932,8 @@ cdef class Checker:
             if key < 0:
                 return False
             kind = t.key_kind[key]
+            if value == <PyObject*>None and (kind == KEY_MELDS or kind == KEY_OPTIONS or kind == KEY_OTHER_MELDS):
+                return False  # null is not a key left out: read_case refuses it
             if kind == KEY_HAND:
                 hand_text = <object>value
             elif kind == KEY_WIN:
@@ -1981,7 +1989,7 @@ cdef class Checker:
             h, seat_given and wind_given, discarder_given, others)
 
     cdef bint read_options(self, object options, Hand* h) except -1:
-        """The case's options, checked as dsl.cases.case.read_case checks them."""
+        """The case's options when they are plainly valid (tests/test_case_parity.py)."""
         cdef const Tables* t = &self.t
         cdef PyObject* name
         cdef PyObject* value
@@ -2016,7 +2024,8 @@ cdef class Checker:
         ippatsu without riichi, riichi with an opening meld or on the first turn, more flowers or indicator
         tiles than a table has, seat and seat wind disagreeing, a discarder on a self-drawn win, the winner's
         own seat in other_melds. Such a case goes through read_case, so whatever it decides, the compiled
-        checker answers as the interpreter does; a plainly possible one stays in C."""
+        checker answers as the interpreter does; a plainly possible one stays in C. tests/test_impossible_cases.py
+        has a case for each rule, and sees the answers differ when either back end drops one."""
         cdef int k
         if self.flag(h, SLOT_KONG_REPLACEMENT) and (not h.self_drawn or not self.has_kong(h)):
             return True
@@ -2079,7 +2088,7 @@ cdef class Checker:
     def link(self, str unit_word="fan"):
         """Called by the checker module once it has filled the tables."""
         cdef int k
-        from dsl.cases.case import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS
+        from dsl.vocabulary import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS
 
         self.unit_word = unit_word
         find_runs(&self.t)
@@ -2189,10 +2198,8 @@ cdef class Checker:
         if self.read(case, h, with_win):
             return True
         checker = self.reference_checker()
-        from dsl.cases.case import read_case
-        if not with_win:  # read as Interpreter.waits reads it
-            case = {k: v for k, v in case.items() if k != "win"}
-        return self.from_hand(read_case(checker.spec, case), h)
+        from dsl.cases.case import read_case, without_win
+        return self.from_hand(read_case(checker.spec, case if with_win else without_win(case)), h)
 
     # -- scoring
 
