@@ -29,7 +29,7 @@ LAYERS = (("dsl.cli",), ("dsl.build", "dsl.scaffold", "dsl.runtime"), ("dsl.book
 # What the runtime's Python code may import: case reading, and the interpreter with the IR embedded in the checker
 # module (together they answer a case the compiled search does not).
 RUNTIME_MAY_IMPORT = ("dsl.runtime", "dsl.cases", "dsl.frontend.ir", "dsl.frontend.ir_json", "dsl.frontend.source",
-                      "dsl.notation", "dsl.interp")
+                      "dsl.notation", "dsl.vocabulary", "dsl.interp")
 # Importer -> the only modules and packages it may import.
 ONLY = {
     "dsl.cases": ("dsl.cases", "dsl.frontend.ir", "dsl.frontend.source", "dsl.notation", "dsl.paths",
