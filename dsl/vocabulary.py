@@ -117,5 +117,7 @@ RUNTIME_LIMITS = {
     "MAX_TEXT": MAX_TEXT,  # a longer string of a case is left to the case reader, which refuses it
     "NAME_CACHE": 256,  # slots of a NameCache (a power of two)
     "RESULT_COUNTS": 8,  # a fan's result dict is made once per count below this (at its fixed value)
+    "RUN_TILES": 9,  # the longest run of tiles chows connect that the runtime's table of runs covers
+    "RUN_COPIES": 4,  # the most copies of a tile that table covers (a spec with more is searched)
 }
 LIMIT = 2 ** 53  # core.pxd's LIMIT: compiled arithmetic stays within +-LIMIT, beyond it the interpreter answers

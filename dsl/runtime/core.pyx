@@ -556,46 +556,44 @@ cdef unsigned long long completing(const Tables* t, const Hand* h, unsigned long
     or any near tile for the set and the pair beside it."""
     cdef unsigned long long tiles = 0, orphans = 0, odd, run_tiles[MAX_TILES]
     cdef int run_count[MAX_TILES]
-    cdef int k, number, runs = 0, at_one = 0, at_two = 0
-    for k in range(t.n_tiles):  # the runs: a tile joins the run before it when a chow holds both
-        if k == 0 or not (t.chow_start[k - 1] or (k >= 2 and t.chow_start[k - 2])):
-            run_tiles[runs] = 0
-            run_count[runs] = 0
-            runs += 1
-        run_tiles[runs - 1] |= 1ULL << k
-        run_count[runs - 1] += h.counts[k]
-    for k in range(runs):
-        at_one += run_count[k] % 3 == 1
-        at_two += run_count[k] % 3 == 2
+    cdef int k, number, run, at_one = 0, at_two = 0
     for number in range(t.n_shapes):
-        if t.shapes[number] == T_standard:
-            for k in range(runs if with_standard else 0):
-                if (run_count[k] % 3 == 1 and at_one == 1 and at_two == 0) \
-                        or (run_count[k] % 3 == 2 and at_one == 0 and at_two == 2):
-                    tiles |= run_tiles[k] & near
-        elif t.shapes[number] == T_seven_pairs:
+        if t.shapes[number] == T_standard and with_standard:
+            for run in range(t.n_runs):  # each run's tiles and count
+                run_tiles[run] = 0
+                run_count[run] = 0
+                for k in range(t.run_first[run], t.run_first[run] + t.run_length[run]):
+                    run_tiles[run] |= 1ULL << k
+                    run_count[run] += h.counts[k]
+                at_one += run_count[run] % 3 == 1
+                at_two += run_count[run] % 3 == 2
+            for run in range(t.n_runs):
+                if (run_count[run] % 3 == 1 and at_one == 1 and at_two == 0) \
+                        or (run_count[run] % 3 == 2 and at_one == 0 and at_two == 2):
+                    tiles |= run_tiles[run] & near
+        elif t.shapes[number] == T_seven_pairs and h.n_sets == 0:
             odd = 0
             for k in range(t.n_tiles):
                 if h.counts[k] % 2:
                     odd |= 1ULL << k
-            if h.n_sets == 0 and popcount(odd) == 1:  # six pairs and a single: the single's pair
+            if popcount(odd) == 1:  # six pairs and a single: the single's pair
                 tiles |= odd
-        elif t.shapes[number] == T_thirteen_orphans:
+        elif t.shapes[number] == T_thirteen_orphans and h.n_sets == 0:
             for k in range(t.n_orphans):
                 orphans |= 1ULL << t.orphans[k]
-            if h.n_sets == 0 and held & ~orphans == 0:
+            if held & ~orphans == 0:
                 tiles |= orphans & t.always_near
-        elif t.shapes[number] == T_honors_and_knitted:
+        elif t.shapes[number] == T_honors_and_knitted and h.n_sets == 0:
             for k in range(t.n_tiles):
-                if h.counts[k] > 1 or h.n_sets:
+                if h.counts[k] > 1:
                     break
             else:
                 tiles |= t.always_near
-        elif t.shapes[number] == T_knitted_straight:
+        elif t.shapes[number] == T_knitted_straight and h.n_sets <= 1:
             for k in range(t.n_knitted):
-                if h.n_sets <= 1 and popcount(t.knitted[k] & held) >= 8:
+                if popcount(t.knitted[k] & held) >= 8:
                     tiles |= (t.knitted[k] & t.always_near) | near
-        else:  # a loose reading: any tile
+        elif t.shapes[number] == T_loose:  # a loose reading: any tile
             tiles |= t.all_tiles
     return tiles
 
@@ -618,8 +616,8 @@ cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bin
     for k in range(h.n_melds):
         for tile in range(h.melds[k].size):
             before[h.melds[k].tiles[tile]] += 1
-    for tile in range(t.n_tiles):
-        if before[tile] >= t.tile_copies[tile] and not any_copy:
+    for tile in range(t.n_tiles if not any_copy else 0):
+        if before[tile] >= t.tile_copies[tile]:
             allowed &= ~(1ULL << tile)
     if by_table:  # the standard shape by table, the other shapes by search on the tiles that may complete them
         waits = standard_waits(t, h, near & allowed, &unknown)
@@ -667,16 +665,16 @@ cdef unsigned long long standard_waits(const Tables* t, const Hand* h, unsigned 
         return 0
     chows = t.shape_chows[shape]
     tiles = 0
-    for tile in range(t.n_tiles):
-        tiles += h.counts[tile]
-    if (t.sets - h.n_sets) * 3 + 1 != tiles:
-        return 0
     for run in range(t.n_runs):
         run_key[run] = 0
         run_tiles[run] = 0
         for k in range(t.run_length[run] - 1, -1, -1):
             run_key[run] = run_key[run] * (RUN_COPIES + 1) + h.counts[t.run_first[run] + k]
             run_tiles[run] += h.counts[t.run_first[run] + k]
+        tiles += run_tiles[run]
+    if (t.sets - h.n_sets) * 3 + 1 != tiles:
+        return 0
+    for run in range(t.n_runs):
         run_right[run] = run_reads(run_key[run], run_tiles[run], chows)
         wrong += not run_right[run]
         pairs += run_tiles[run] % 3 == 2
@@ -1491,14 +1489,14 @@ cdef inline bint outranks(const Tables* t, int a, int b, const long long* v) noe
 
 cdef int occurring(const long long* n, int first, int last, int* out) noexcept:
     """The fans first..last-1 with n[fan] > 0, in fan order, into out; how many. Most fans do not occur, so
-    four at a time are passed over at once."""
+    eight at a time are passed over at once."""
     cdef int i = first, j, found = 0
-    while i + 4 <= last:
-        if n[i] | n[i + 1] | n[i + 2] | n[i + 3]:
-            for j in range(i, i + 4):
+    while i + 8 <= last:
+        if n[i] | n[i + 1] | n[i + 2] | n[i + 3] | n[i + 4] | n[i + 5] | n[i + 6] | n[i + 7]:
+            for j in range(i, i + 8):
                 out[found] = j
                 found += n[j] > 0
-        i += 4
+        i += 8
     while i < last:
         out[found] = i
         found += n[i] > 0
