@@ -16,8 +16,8 @@ from setuptools import Extension, setup
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the build command is part of the package it builds
 from dsl.compiled.incremental import ContentBuild  # noqa: E402
 
-runtime = Extension("dsl.runtime.core", ["dsl/runtime/core.pyx"], depends=["dsl/runtime/core.pxd"])
-checkers = [Extension(f"dsl.generated.{pyx.stem}", [pyx.as_posix()], depends=["dsl/runtime/core.pxd"])
+runtime = Extension("dsl.runtime.core", ["dsl/runtime/core.pyx"])
+checkers = [Extension(f"dsl.generated.{pyx.stem}", [pyx.as_posix()])
             for pyx in sorted(Path("generated").glob("*.pyx"))]
 setup(ext_modules=[runtime, *checkers], cmdclass={"build_ext": ContentBuild},
       options={"build_ext": {"parallel": os.cpu_count() or 1}})

@@ -12,9 +12,10 @@ import Cython
 import pytest
 
 from dsl.compiled import incremental
-from dsl.compiled.extensions import RUNTIME_PXD, compile_modules
+from dsl.compiled.extensions import compile_modules
 
 SOURCE = "def answer():\n    return 42\n"
+RUNTIME_PXD = incremental.RUNTIME_PXD  # the fixture hands the hash a copy
 
 
 @pytest.fixture

@@ -11,9 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory holding dsl/: cimport dsl.runtime.core
-RUNTIME_PXD = PACKAGE_ROOT / "dsl" / "runtime" / "core.pxd"
-
 
 class BuildError(Exception):
     """Cython or the C compiler failed, or is missing."""
@@ -30,7 +27,7 @@ def compile_modules(modules: dict[str, Path], out_dir: Path, temp_dir: Path,
         from dsl.compiled.incremental import ContentBuild
     except ImportError as exc:  # pragma: no cover - both are dependencies of mjdsl
         raise BuildError(f"cannot compile checkers: {exc}") from exc
-    extensions = [Extension(name, [str(pyx)], depends=[str(RUNTIME_PXD)]) for name, pyx in sorted(modules.items())]
+    extensions = [Extension(name, [str(pyx)]) for name, pyx in sorted(modules.items())]
     started = time.perf_counter()
     try:
         dist = Distribution({"name": "mjdsl-checkers", "ext_modules": extensions,

@@ -19,8 +19,8 @@ import Cython
 from Cython.Build import cythonize
 from setuptools.command.build_ext import build_ext
 
-from dsl.compiled.extensions import PACKAGE_ROOT, RUNTIME_PXD
-
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory holding dsl/: cimport dsl.runtime.core
+RUNTIME_PXD = PACKAGE_ROOT / "dsl" / "runtime" / "core.pxd"
 STAMP_SUFFIX = ".build-hash"
 
 
