@@ -2,19 +2,22 @@
 the extension dsl.generated.<variant>, which cimports the runtime.
 
 pyproject.toml holds the package's metadata; this file only lists the extension modules, which
-setuptools cannot declare there. Extensions whose compiled module is newer than their sources are not
-rebuilt; the C compiler runs on every core.
+setuptools cannot declare there. An extension is compiled only when what it is made from changed (its
+.pyx, the runtime contract core.pxd, the Cython version: dsl/compiled/incremental.py); the others are
+named in the build log as up to date. Cython and the C compiler run on every core.
 """
 
 import os
+import sys
 from pathlib import Path
 
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-runtime = Extension("dsl.runtime.core", ["dsl/runtime/core.pyx"], depends=["dsl/runtime/core.pxd"])
-checkers = [Extension(f"dsl.generated.{pyx.stem}", [pyx.as_posix()], depends=["dsl/runtime/core.pxd"])
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the build command is part of the package it builds
+from dsl.compiled.incremental import ContentBuild  # noqa: E402
+
+runtime = Extension("dsl.runtime.core", ["dsl/runtime/core.pyx"])
+checkers = [Extension(f"dsl.generated.{pyx.stem}", [pyx.as_posix()])
             for pyx in sorted(Path("generated").glob("*.pyx"))]
-jobs = os.cpu_count() or 1
-setup(ext_modules=cythonize([runtime, *checkers], language_level=3, include_path=["."], nthreads=jobs),
-      options={"build_ext": {"parallel": jobs}})
+setup(ext_modules=[runtime, *checkers], cmdclass={"build_ext": ContentBuild},
+      options={"build_ext": {"parallel": os.cpu_count() or 1}})

@@ -45,7 +45,7 @@ def settler(name_or_path: str) -> RoundSettler:
 def load(name_or_path: str) -> Checker:
     """The checker of a bundled spec name or a spec file path: its compiled module (dsl.generated.<variant>,
     or compiled on first use into the cache for any other spec file), or the interpreter, with a warning
-    saying why, when there is none. Both answer evaluate, evaluate_many, is_winning and waits alike."""
+    saying why, when there is none. Both answer evaluate, evaluate_many, score_many, is_winning and waits alike."""
     from dsl.compiled.checkers import checker_for  # imports the code generator: only when a checker is wanted
     from dsl.frontend.resolve import load_spec
 

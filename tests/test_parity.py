@@ -21,6 +21,7 @@ import dsl
 from dsl.build import stale_files
 from dsl.cases.case import read_case
 from dsl.cases.samples import random_cases
+from dsl.cases.scores import Scores
 from dsl.compiled import codegen
 from dsl.compiled.checkers import checker_for
 from dsl.frontend import ir
@@ -262,6 +263,11 @@ def test_score_many_matches_evaluate(pair):
         assert scores.total[i] == result.get("total", 0), case
         fans = [(f["name"], f["value"], f["count"]) for f in result.get("fans", [])]
         assert scores.fans_of(i) == fans, case
+        assert scores.error_of(i) == (None if result["ok"] else result["error"]), case
+    some = cases[:100] + cases[-1:]
+    by_interpreter, compiled_scores = interpreter.score_many(some), compiled.score_many(some)
+    for column in Scores.__slots__:
+        assert getattr(by_interpreter, column) == getattr(compiled_scores, column), column
 
 
 def test_a_winning_tile_is_among_the_waits_of_the_hand_without_it(pair):

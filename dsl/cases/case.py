@@ -361,8 +361,9 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
         if not isinstance(value, bool):
             raise HandError(f"{name!r} is true or false, not {value!r}")
     elif key.kind == "wind":
-        if value not in WINDS:
+        if not isinstance(value, str) or value not in WINDS:
             raise HandError(f"{name!r} is one of E, S, W, N, not {value!r}")
+        return WINDS[WINDS.index(value)]  # a str subclass (an enum.StrEnum) reads as the plain str it equals
     elif key.kind == "seat":
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < spec.players:
             raise HandError(f"{name!r} is a seat from 0 to {spec.players - 1}, not {value!r}")
@@ -378,6 +379,7 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
         if limit is not None and len(indicators) > limit:
             raise HandError(f"{name!r} holds at most {limit} indicator tile{'s' if limit > 1 else ''}, "
                             f"not {len(indicators)} ({value})")
+        return str.__str__(value)  # the plain str of a str subclass, as the compiled reader takes only those
     elif key.kind == "seats":
         if not isinstance(value, list | tuple) or not all(
                 isinstance(s, int) and not isinstance(s, bool) and 0 <= s < spec.players for s in value):

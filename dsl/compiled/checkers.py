@@ -24,6 +24,7 @@ from typing import Protocol
 import Cython
 
 from dsl import __version__
+from dsl.cases.scores import Scores
 from dsl.compiled import codegen
 from dsl.compiled.extensions import BuildError, compile_modules
 from dsl.frontend import ir
@@ -40,6 +41,8 @@ class Checker(Protocol):
     def is_winning(self, case: dict) -> bool: ...
 
     def waits(self, case: dict) -> list[str]: ...
+
+    def score_many(self, cases) -> Scores: ...
 
 
 def checker_for(spec: ir.Spec) -> Checker:

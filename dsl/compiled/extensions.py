@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
-import sysconfig
 import time
 from pathlib import Path
-
-PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the directory holding dsl/: cimport dsl.runtime.core
-RUNTIME_PXD = PACKAGE_ROOT / "dsl" / "runtime" / "core.pxd"
 
 
 class BuildError(Exception):
@@ -23,49 +19,31 @@ class BuildError(Exception):
 def compile_modules(modules: dict[str, Path], out_dir: Path, temp_dir: Path,
                     packages: dict[str, Path] | None = None, progress: bool = False) -> None:
     """Build each `module name -> .pyx` into out_dir, or with `packages` (package -> its directory) in place
-    in those directories, as `pip install -e` does. Files that are up to date are not rebuilt (Cython and
-    setuptools compare timestamps); with progress, each step is reported on stderr."""
-    if packages:
-        modules = {name: pyx for name, pyx in modules.items() if not _built_in_place(name, pyx, packages)}
-    if not modules:
-        if progress:
-            print("every compiled module is up to date", file=sys.stderr)
-        return
+    in those directories, as `pip install -e` does. A module whose extension is there, built from the same
+    content, is not rebuilt (dsl.compiled.incremental); with progress, each step is reported on stderr."""
     try:
-        from Cython.Build import cythonize
         from setuptools import Distribution, Extension
+
+        from dsl.compiled.incremental import ContentBuild
     except ImportError as exc:  # pragma: no cover - both are dependencies of mjdsl
         raise BuildError(f"cannot compile checkers: {exc}") from exc
-    extensions = [Extension(name, [str(pyx)], depends=[str(RUNTIME_PXD)])
-                  for name, pyx in sorted(modules.items())]
+    extensions = [Extension(name, [str(pyx)]) for name, pyx in sorted(modules.items())]
     started = time.perf_counter()
     try:
-        compiled = cythonize(extensions, language_level=3, quiet=not progress, nthreads=_jobs(len(extensions)),
-                             include_path=[str(PACKAGE_ROOT)])
-        if progress:
-            _report(f"C compiler on {len(compiled)} module(s), {_jobs(len(compiled))} at a time", started)
-        dist = Distribution({"name": "mjdsl-checkers", "ext_modules": compiled,
+        dist = Distribution({"name": "mjdsl-checkers", "ext_modules": extensions,
+                             "cmdclass": {"build_ext": ContentBuild},
                              "package_dir": {name: str(path) for name, path in (packages or {}).items()}})
         build = dist.get_command_obj("build_ext")
         build.inplace = bool(packages)
         build.build_lib = str(temp_dir / "lib" if packages else out_dir)
         build.build_temp = str(temp_dir)
         build.parallel = _jobs(len(extensions))
+        build.quiet = not progress
         dist.run_command("build_ext")
     except (Exception, SystemExit) as exc:  # setuptools reports compiler failures as SystemExit
         raise BuildError(f"compiling {', '.join(sorted(modules))} failed: {exc}") from exc
     if progress:
         _report("done", started)
-
-
-def _built_in_place(name: str, pyx: Path, packages: dict[str, Path]) -> bool:
-    """The module's extension sits in its package, newer than its source and the runtime's contract: pip
-    built it (pip builds in a directory of its own, so setuptools would not see that it is up to date)."""
-    package, _, module = name.rpartition(".")
-    if package not in packages:
-        return False
-    built = packages[package] / (module + sysconfig.get_config_var("EXT_SUFFIX"))
-    return built.exists() and built.stat().st_mtime > max(pyx.stat().st_mtime, RUNTIME_PXD.stat().st_mtime)
 
 
 def _report(step: str, started: float) -> None:

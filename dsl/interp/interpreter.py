@@ -12,6 +12,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from dsl.cases.case import Hand, Meld, read_case, without_win
+from dsl.cases.scores import Scores, scores_of
 from dsl.frontend import ir
 from dsl.interp.combinations import combination_counts
 from dsl.interp.decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
@@ -513,6 +514,7 @@ class Interpreter:
         self.evaluator = Evaluator(spec)
         self.flowers = spec.flower_tiles()
         self.definitions = {b.name: b.expr for b in spec.definitions}
+        self.fan_names = tuple(p.name for p in spec.patterns + spec.loser_patterns)  # a compiled module's FAN_NAMES
 
     # -- public API
 
@@ -530,7 +532,12 @@ class Interpreter:
             return {"ok": False, "error": f"{self.spec.name} cannot score this hand: {exc}"}
 
     def evaluate_many(self, cases: Iterable[dict]) -> list[dict]:
-        return [self.evaluate(case) for case in cases]
+        """One result per case the iterable held when the call began."""
+        return [self.evaluate(case) for case in list(cases)]
+
+    def score_many(self, cases: Iterable[dict]) -> Scores:
+        """The results in compact arrays, as a compiled checker's score_many gives them (docs/interface.md)."""
+        return scores_of(map(self.evaluate, list(cases)), self.fan_names)
 
     def present_fans(self, case: dict) -> set[str]:
         """Fans that hold in the chosen reading before exclusions (for authoring checks); empty if none wins."""

@@ -10,7 +10,6 @@ spec beyond them. The enums below are also written in dsl/vocabulary.py, which t
 checks against this file.
 """
 
-from cpython cimport array as carray
 from cpython.object cimport PyObject
 from libc.string cimport memcpy, memset
 
@@ -472,8 +471,6 @@ cdef class Checker:
     cdef dict fan_result(self, int fan, long long value, long long count)
     cdef object score_value(self, int k, long long value)
     cdef int outcome(self, Ctx* c, const Hand* h) noexcept
-    cdef Py_ssize_t compact(self, dict result, Py_ssize_t i, carray.array status, carray.array totals,
-                            carray.array fans, carray.array counts, carray.array values, Py_ssize_t used) except -1
     cdef bint from_hand(self, object hand, Hand* h) except -1
     cdef object wait_codes(self, const Hand* h)
 

@@ -28,6 +28,8 @@ from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND,
                               PyUnicode_READ_CHAR)
 
+from dsl.cases.scores import Scores, compact
+
 # ================================================================ helpers the rules call
 
 
@@ -2338,11 +2340,13 @@ cdef class Checker:
         return self.evaluate_one(case)
 
     def evaluate_many(self, cases):
-        """Score many cases in one call: a list of results, in order."""
+        """Score many cases in one call: a list of results, in order, one per case the iterable held when the
+        call began."""
+        cdef list batch = list(cases)  # ours alone: no other thread or case can change its length meanwhile
         collecting = gc.isenabled()
         gc.disable()  # the results hold no reference cycles: no collection need look through them
         try:
-            return [self.evaluate_one(case) for case in cases]
+            return [self.evaluate_one(case) for case in batch]
         finally:
             if collecting:
                 gc.enable()
@@ -2362,10 +2366,12 @@ cdef class Checker:
     def score_many(self, cases):
         """Score many cases into compact arrays, no result object per hand (for bulk users).
 
-        Returns a Scores: per case `status` (1 winning, 0 not winning, -1 invalid) and `total`; the counted
-        hand fans of case i are fans[offsets[i]:offsets[i + 1]] (indices into fan_names) with their
-        `counts` and `values`. Each case is scored exactly as evaluate scores it."""
-        cdef Py_ssize_t n = len(cases), i = 0, used = 0
+        Returns a dsl.cases.scores.Scores: per case `status` (1 winning, 0 not winning, -1 an error entry,
+        its message in `errors[i]`) and `total`; the counted hand fans of case i are
+        fans[offsets[i]:offsets[i + 1]] (indices into fan_names) with their `counts` and `values`. Each case
+        is scored exactly as evaluate scores it; one case per case the iterable held when the call began."""
+        cdef list batch = list(cases)  # ours alone: the arrays are sized by it, and nothing else can resize it
+        cdef Py_ssize_t n = len(batch), i, used = 0
         cdef Hand hand
         cdef Ctx c
         cdef int k, fan, won
@@ -2375,8 +2381,10 @@ cdef class Checker:
         cdef carray.array fans = array("h")
         cdef carray.array counts = array("q")
         cdef carray.array values = array("q")
+        cdef dict errors = {}
         cdef const Tables* t = &self.t
-        for case in cases:
+        for i in range(n):
+            case = batch[i]
             offsets.data.as_longlongs[i] = used
             won = self.outcome(&c, &hand) if self.read(case, &hand, True) and hand.win >= 0 else -2
             if won >= 0:
@@ -2393,13 +2401,13 @@ cdef class Checker:
                         values.data.as_longlongs[used] = c.v[fan]
                         used += (fan < t.hand_fans) & (c.cnt[fan] > 0)
             else:  # unusual input or arithmetic: the full path, then its result in compact form
-                used = self.compact(self.evaluate_one(case), i, status, totals, fans, counts, values, used)
-            i += 1
+                used = keep_compact(compact(self.evaluate_one(case), self.fan_names), i, status, totals, fans,
+                                    counts, values, errors, used)
         offsets.data.as_longlongs[n] = used
         carray.resize(fans, used)
         carray.resize(counts, used)
         carray.resize(values, used)
-        return Scores(self.fan_names, status, totals, offsets, fans, counts, values)
+        return Scores(self.fan_names, status, totals, offsets, fans, counts, values, errors)
 
     def stage_times(self, cases, int repeats=3):
         """Where the time of evaluate goes, in nanoseconds per case (the best of `repeats` runs): reading the
@@ -2461,23 +2469,6 @@ cdef class Checker:
             self.t.pot(c)
         return -2 if c.inexact else 1
 
-    cdef Py_ssize_t compact(self, dict result, Py_ssize_t i, carray.array status, carray.array totals,
-                            carray.array fans, carray.array counts, carray.array values, Py_ssize_t used) except -1:
-        if not result["ok"]:
-            status.data.as_schars[i] = -1
-            return used
-        status.data.as_schars[i] = bool(result["winning"])
-        totals.data.as_longlongs[i] = result.get("total", 0)
-        for fan in result.get("fans", ()):
-            carray.resize_smart(fans, used + 1)
-            carray.resize_smart(counts, used + 1)
-            carray.resize_smart(values, used + 1)
-            fans.data.as_shorts[used] = self.fan_names.index(fan["name"])
-            counts.data.as_longlongs[used] = fan["count"]
-            values.data.as_longlongs[used] = fan["value"]
-            used += 1
-        return used
-
 
 cdef list number_list(const long long* values, int n):
     cdef list numbers = PyList_New(n)
@@ -2490,25 +2481,22 @@ cdef list number_list(const long long* values, int n):
     return numbers
 
 
-class Scores:
-    """Results of Checker.score_many in arrays: status[i] (1 winning, 0 not, -1 invalid), total[i], and
-    the fans of case i at fans[offsets[i]:offsets[i + 1]] with counts and values at the same places."""
-
-    __slots__ = ("fan_names", "status", "total", "offsets", "fans", "counts", "values")
-
-    def __init__(self, fan_names, status, total, offsets, fans, counts, values):
-        self.fan_names = fan_names
-        self.status = status
-        self.total = total
-        self.offsets = offsets
-        self.fans = fans
-        self.counts = counts
-        self.values = values
-
-    def __len__(self):
-        return len(self.status)
-
-    def fans_of(self, i):
-        """The counted fans of case i as (name, value, count) tuples, in declaration order."""
-        return [(self.fan_names[self.fans[j]], self.values[j], self.counts[j])
-                for j in range(self.offsets[i], self.offsets[i + 1])]
+cdef Py_ssize_t keep_compact(object kept, Py_ssize_t i, carray.array status, carray.array totals, carray.array fans,
+                             carray.array counts, carray.array values, dict errors, Py_ssize_t used) except -1:
+    """A result in compact form (dsl.cases.scores.compact, as the interpreter's score_many keeps it too) at
+    place i of score_many's arrays; its fans end at the returned place."""
+    if isinstance(kept, str):
+        status.data.as_schars[i] = -1
+        errors[i] = kept
+        return used
+    status.data.as_schars[i] = kept.status
+    totals.data.as_longlongs[i] = kept.total
+    for fan, count, value in kept.fans:
+        carray.resize_smart(fans, used + 1)
+        carray.resize_smart(counts, used + 1)
+        carray.resize_smart(values, used + 1)
+        fans.data.as_shorts[used] = fan
+        counts.data.as_longlongs[used] = count
+        values.data.as_longlongs[used] = value
+        used += 1
+    return used
