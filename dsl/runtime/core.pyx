@@ -1491,14 +1491,14 @@ cdef inline bint outranks(const Tables* t, int a, int b, const long long* v) noe
 
 cdef int occurring(const long long* n, int first, int last, int* out) noexcept:
     """The fans first..last-1 with n[fan] > 0, in fan order, into out; how many. Most fans do not occur, so
-    eight at a time are passed over at once."""
+    four at a time are passed over at once."""
     cdef int i = first, j, found = 0
-    while i + 8 <= last:
-        if n[i] | n[i + 1] | n[i + 2] | n[i + 3] | n[i + 4] | n[i + 5] | n[i + 6] | n[i + 7]:
-            for j in range(i, i + 8):
+    while i + 4 <= last:
+        if n[i] | n[i + 1] | n[i + 2] | n[i + 3]:
+            for j in range(i, i + 4):
                 out[found] = j
                 found += n[j] > 0
-        i += 8
+        i += 4
     while i < last:
         out[found] = i
         found += n[i] > 0
