@@ -5,6 +5,8 @@ whose numbers the compact arrays cannot hold; and the interpreter's score_many, 
 from __future__ import annotations
 
 import enum
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
@@ -189,3 +191,42 @@ def test_numbers_beyond_the_arrays_are_error_entries_of_their_own(numbers):
     assert scores.error_of(1).startswith("the total is 7/2, not a whole number")
     assert scores.error_of(3).startswith(f"the total is {2 ** 63 + 2}, beyond 64 bits")
     assert columns(interpreter.score_many(cases)) == columns(scores)
+
+
+# ---------------------------------------------------------------- a small thread stack
+
+SMALL_STACK = """
+import json, sys, threading
+import dsl
+from dsl.cases.samples import random_cases
+from dsl.frontend.resolve import load_spec
+
+def answers(name):
+    checker = dsl.load(name)
+    cases = random_cases(load_spec(name), 150, seed=11)
+    waiting = [{k: v for k, v in c.items() if k != "win"} for c in cases]
+    out = [checker.evaluate(c) for c in cases]
+    out += [checker.waits(c) if checker.evaluate(c).get("ok") else None for c in waiting]
+    scores = checker.score_many(cases)
+    out += [list(scores.status), list(scores.total)]
+    return out
+
+names = sys.argv[2:]
+expected = {name: answers(name) for name in names}  # on the main thread's large stack
+threading.stack_size(int(sys.argv[1]) * 1024)
+found = {}
+thread = threading.Thread(target=lambda: found.update({name: answers(name) for name in names}))
+thread.start()
+thread.join()
+print(json.dumps(found == expected))
+"""
+
+
+def test_a_compiled_call_runs_in_a_64_kib_thread_stack():
+    """musl's threads get 128 KiB of stack; a compiled call keeps its large room on the heap, so even 64 KiB (Python's
+    own frames included) is enough. Run in a child process: an overflow is a segmentation fault, not an exception."""
+    specs = ("mcr", "riichi", "wuhan", "taiwan", "sichuan")  # wilds, 16-tile hands, flowers laid aside, no chows
+    run = subprocess.run([sys.executable, "-c", SMALL_STACK, "64", *specs], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "true"

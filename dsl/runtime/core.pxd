@@ -10,6 +10,7 @@ spec beyond them. The enums below are also written in dsl/vocabulary.py, which t
 checks against this file.
 """
 
+from cpython cimport array as carray
 from cpython.object cimport PyObject
 from libc.string cimport memcpy, memset
 
@@ -376,6 +377,11 @@ cdef struct Ctx:
     int n_decompositions
     int first_unmet
     bint found
+    Ctx* trial  # where the waits of this hand are searched (NULL: find_waits takes room of its own)
+    # the readings of the concealed tiles (standard_split), their order and sort keys
+    Readings readings
+    int reading_order[MAX_READINGS]
+    int reading_keys[MAX_READINGS][MAX_SETS + 1]
     # the decomposition being scored: occurrences, values and counted occurrences of each fan (n, v and cnt
     # take turns with best_n, best_v and best_cnt in fan_store: keeping a better decomposition swaps them)
     Decomposition d
@@ -411,6 +417,14 @@ cdef struct Ctx:
     int n_loser_melds[MAX_PLAYERS]
     Group loser_melds[MAX_PLAYERS][MAX_MELDS]
 
+
+cdef struct Scratch:
+    # What one call works in: the case read, the search of its decompositions and the search of its waits. It is
+    # far too big for a thread's stack (a small one is 128 KiB), so a checker keeps one on the heap, and a call
+    # that finds it in use (another thread, while this one runs Python code) takes one of its own.
+    Hand hand
+    Ctx ctx
+    Ctx trial
 
 # The flags of dsl.cases.case.refuse_impossible's rules, in the order of RULE_FLAGS (Checker.rule_slots)
 cdef enum RuleFlag:
@@ -452,8 +466,16 @@ cdef class Checker:
     cdef int flower_limit
     cdef int indicator_limit[MAX_INDICATOR_KEYS]
     cdef str unit_word  # what a total counts, in a sentence ("fan" for 番)
+    cdef Scratch* scratch  # the room of a call, on the heap
+    cdef bint scratch_busy
+    cdef Scratch* take_scratch(self) except NULL
+    cdef Py_ssize_t score_into(self, list batch, Scratch* s, carray.array status, carray.array totals,
+                               carray.array offsets, carray.array fans, carray.array counts,
+                               carray.array values, dict errors) except -1
+    cdef list time_parts(self, list readable)
+    cdef void give_back(self, Scratch* s) noexcept
 
-    cdef object score_hand(self, const Hand* h)
+    cdef object score_hand(self, Scratch* s)
     cdef object evaluate_one(self, object case)
     cdef bint read(self, object case, Hand* h, bint with_win) except -1
     cdef bint read_options(self, object options, Hand* h) except -1
@@ -472,7 +494,7 @@ cdef class Checker:
     cdef object score_value(self, int k, long long value)
     cdef int outcome(self, Ctx* c, const Hand* h) noexcept
     cdef bint from_hand(self, object hand, Hand* h) except -1
-    cdef object wait_codes(self, const Hand* h)
+    cdef object wait_codes(self, Scratch* s)
 
 
 # ---------------------------------------------------------------- helpers the rules call

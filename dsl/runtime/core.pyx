@@ -18,7 +18,7 @@ from array import array
 from time import perf_counter_ns
 
 from cpython cimport array as carray
-from libc.stdlib cimport calloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp
 from cpython.dict cimport PyDict_Copy, PyDict_Next
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
@@ -94,7 +94,7 @@ cdef long long indicated(const Ctx* c, int key) noexcept:
 cdef long long hand_waits(Ctx* c, bint any_copy) noexcept:
     """`waits` (or `shape_waits`): how many tiles complete the hand before its winning tile, once per hand."""
     if c.waits[any_copy] < 0:
-        c.waits[any_copy] = find_waits(c.t, c.h, any_copy, NULL, &c.inexact)
+        c.waits[any_copy] = find_waits(c.t, c.h, any_copy, NULL, &c.inexact, c.trial)
     return c.waits[any_copy]
 
 # ================================================================ reading a case
@@ -600,10 +600,11 @@ cdef unsigned long long completing(const Tables* t, const Hand* h, unsigned long
     return tiles
 
 
-cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bint* inexact) noexcept:
+cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bint* inexact, Ctx* room) noexcept:
     """Tiles that complete the hand and meet every requirement (Interpreter._waits), into out unless NULL;
-    returns how many. With any_copy, a tile whose every copy is held counts too (a wait of the shape)."""
-    cdef Ctx trial
+    returns how many. With any_copy, a tile whose every copy is held
+    counts too (a wait of the shape). The search runs in `room`, or in room of its own when that is NULL."""
+    cdef Ctx* trial = room
     cdef int before[MAX_TILES]
     cdef int tile, k, n = 0
     cdef unsigned long long near = 0  # the tiles worth trying: the others complete nothing
@@ -629,18 +630,26 @@ cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bin
         if h.wild or t.loose or t.n_own_shapes:
             near = t.all_tiles  # a wild, a loose reading or a spec's own shape can take any tile
     near &= allowed
+    if near and trial == NULL:
+        trial = <Ctx*>malloc(sizeof(Ctx))
+        if trial == NULL:  # no room to search in: the interpreter answers
+            inexact[0] = True
+            return 0
+        trial.trial = NULL
     if near:
-        prepare(&trial, t, h, -1, SEARCH_ANY)
+        prepare(trial, t, h, -1, SEARCH_ANY)
     for tile in range(t.n_tiles):
         if not has_tile(near, tile):
             continue
-        set_win(&trial, tile)  # the search stops at the first decomposition that meets the requirements
-        search(&trial)
-        unset_win(&trial)
+        set_win(trial, tile)  # the search stops at the first decomposition that meets the requirements
+        search(trial)
+        unset_win(trial)
         if trial.found:
             waits |= 1ULL << tile
     if near and trial.inexact:
         inexact[0] = True
+    if trial != room:
+        free(trial)
     while waits:
         if out != NULL:
             out[n] = lowest_tile(waits)
@@ -956,9 +965,8 @@ cdef bint standard(Ctx* c, bint chows) noexcept:
 cdef bint standard_split(Ctx* c, bint chows) noexcept:
     """Sets and one pair of c.split with c.jokers wilds, readings tried set by set in tile order, a pung
     before a chow on the same tile (decompose._reading_order), each once; True when the search may stop."""
-    cdef Readings found
-    cdef int order[MAX_READINGS]
-    cdef int keys[MAX_READINGS][MAX_SETS + 1]
+    cdef Readings* found = &c.readings
+    cdef int* order = c.reading_order
     cdef int sets = c.t.sets - c.h.n_sets
     cdef int r, j
     if sets < 0 or c.n_concealed != 3 * sets + 2:
@@ -970,18 +978,18 @@ cdef bint standard_split(Ctx* c, bint chows) noexcept:
     if c.jokers == 0:
         if c.mode == SEARCH_ANY:  # any reading will do: no need to order them
             return sets_and_pair(c, NULL, 0, sets, False, chows)
-        sets_and_pair(c, &found, 0, sets, False, chows)
+        sets_and_pair(c, found, 0, sets, False, chows)
     else:
-        sets_and_pair_wild(c, &found, 0, sets, False, chows, c.jokers)
-        drop_repeats(c.t, &found)
+        sets_and_pair_wild(c, found, 0, sets, False, chows, c.jokers)
+        drop_repeats(c.t, found)
     for r in range(found.n):
-        reading_key(&found, r, keys[r])
+        reading_key(found, r, c.reading_keys[r])
         j = r  # a stable insertion sort by key
-        while j > 0 and key_before(keys[r], keys[order[j - 1]], sets):
+        while j > 0 and key_before(c.reading_keys[r], c.reading_keys[order[j - 1]], sets):
             order[j] = order[j - 1]
             j -= 1
         order[j] = r
-    return place_readings(c, &found, order)
+    return place_readings(c, found, order)
 
 
 cdef void reading_key(const Readings* found, int r, int* key) noexcept:
@@ -2092,6 +2100,10 @@ cdef class Checker:
 
         self.unit_word = unit_word
         find_runs(&self.t)
+        self.scratch = <Scratch*>calloc(1, sizeof(Scratch))
+        if self.scratch == NULL:
+            raise MemoryError("no memory for a checker's room to score in")
+        self.scratch.ctx.trial = &self.scratch.trial
         for k, name in enumerate(RULE_FLAGS):
             self.rule_slots[k] = self.context_slot(name)
         self.slot_flowers = self.context_slot("flowers")
@@ -2244,23 +2256,24 @@ cdef class Checker:
             return PyDict_Copy(<object>PyList_GET_ITEM(self.fan_results, fan * RESULT_COUNTS + count))
         return {"name": self.fan_names[fan], "en": self.fan_english[fan], "value": value, "count": count}
 
-    cdef object score_hand(self, const Hand* h):
-        """The result of a valid case, or None when the reference interpreter must compute it."""
-        cdef Ctx c
+    cdef object score_hand(self, Scratch* s):
+        """The result of the valid case read into s.hand, or None when the reference interpreter must compute it."""
+        cdef const Hand* h = &s.hand
+        cdef Ctx* c = &s.ctx
         cdef long long counted, minimum
         cdef int unmet
         if h.win < 0:
-            waits = self.wait_codes(h)
+            waits = self.wait_codes(s)
             if waits is None:
                 return None
             return {"ok": True, "winning": False, "reason": "no winning tile given", "waits": waits}
-        if not self.score(&c, h):
+        if not self.score(c, h):
             return None
         if not c.have_best:
             reason = self.no_shape if c.n_decompositions == 0 else self.reasons[c.first_unmet]
             return {"ok": True, "winning": False, "reason": reason}
         fans = self.fans_of(c.v, c.cnt, 0, self.t.hand_fans)
-        counted = counted_towards_minimum(&c)
+        counted = counted_towards_minimum(c)
         if c.inexact:
             return None
         minimum = self.minimum(h)
@@ -2271,20 +2284,20 @@ cdef class Checker:
         result["fans"] = fans
         result["total"] = c.total
         if self.t.has_cap:
-            result["paid"] = paid_amount(&c)
+            result["paid"] = paid_amount(c)
         for k in range(self.t.n_scores):
             result[self.score_names[k]] = self.score_value(k, c.best_scores[k])
         if not self.t.has_settlement:
             return result
-        settle(&c)
+        settle(c)
         if self.t.unmet_settle_requirement != NULL:
-            unmet = self.t.unmet_settle_requirement(&c)
+            unmet = self.t.unmet_settle_requirement(c)
             if c.inexact:
                 return None
             if unmet >= 0:
                 return {"ok": True, "winning": False, "fans": fans, "total": c.total,
                         "reason": self.settle_reasons[unmet]}
-        paid = self.t.pay(&c)
+        paid = self.t.pay(c)
         if c.inexact:
             return None
         if not paid:  # no rule for this win: no payments
@@ -2296,7 +2309,7 @@ cdef class Checker:
             return result
         result["payments"] = number_list(c.payments, self.t.n_players)
         if self.t.pot != NULL:
-            result["pot"] = self.t.pot(&c)
+            result["pot"] = self.t.pot(c)
             if c.inexact:
                 return None
         if self.shares:
@@ -2313,25 +2326,50 @@ cdef class Checker:
             return self.text_values[value]
         return value
 
-    cdef object wait_codes(self, const Hand* h):
+    cdef object wait_codes(self, Scratch* s):
         cdef int tiles[MAX_TILES]
         cdef bint inexact = False
-        cdef int n = find_waits(&self.t, h, False, tiles, &inexact)
+        cdef int n = find_waits(&self.t, &s.hand, False, tiles, &inexact, &s.trial)
         if inexact:
             return None
         return [self.tile_codes[tiles[k]] for k in range(n)]
 
     cdef object evaluate_one(self, object case):
-        cdef Hand hand
-        if not self.read(case, &hand, True):
-            from dsl.notation import HandError
-            try:
-                if not self.read_any(case, &hand, True):
-                    return self.reference_checker().evaluate(case)
-            except HandError as exc:
-                return {"ok": False, "error": str(exc)}
-        result = self.score_hand(&hand)
+        cdef Scratch* s = self.take_scratch()
+        try:
+            if not self.read(case, &s.hand, True):
+                from dsl.notation import HandError
+                try:
+                    if not self.read_any(case, &s.hand, True):
+                        return self.reference_checker().evaluate(case)
+                except HandError as exc:
+                    return {"ok": False, "error": str(exc)}
+            result = self.score_hand(s)
+        finally:
+            self.give_back(s)
         return self.reference_checker().evaluate(case) if result is None else result
+
+    cdef Scratch* take_scratch(self) except NULL:
+        """The checker's room for a call, or room of its own for a call that finds it in use."""
+        cdef Scratch* s
+        if self.scratch != NULL and not self.scratch_busy:
+            self.scratch_busy = True
+            return self.scratch
+        s = <Scratch*>malloc(sizeof(Scratch))
+        if s == NULL:
+            raise MemoryError("no memory to score a hand in")
+        s.ctx.trial = &s.trial
+        s.trial.trial = NULL
+        return s
+
+    cdef void give_back(self, Scratch* s) noexcept:
+        if s == self.scratch:
+            self.scratch_busy = False
+        else:
+            free(s)
+
+    def __dealloc__(self):
+        free(self.scratch)
 
     # -- the interpreter's API
 
@@ -2357,10 +2395,11 @@ cdef class Checker:
     def waits(self, case):
         """Tiles that would complete the hand (the case without its winning tile); invalid cases raise
         HandError."""
-        cdef Hand hand
-        if not self.read_any(case, &hand, False):
-            return self.reference_checker().waits(case)
-        codes = self.wait_codes(&hand)
+        cdef Scratch* s = self.take_scratch()
+        try:
+            codes = self.wait_codes(s) if self.read_any(case, &s.hand, False) else None
+        finally:
+            self.give_back(s)
         return self.reference_checker().waits(case) if codes is None else codes
 
     def score_many(self, cases):
@@ -2372,9 +2411,7 @@ cdef class Checker:
         is scored exactly as evaluate scores it; one case per case the iterable held when the call began."""
         cdef list batch = list(cases)  # ours alone: the arrays are sized by it, and nothing else can resize it
         cdef Py_ssize_t n = len(batch), i, used = 0
-        cdef Hand hand
-        cdef Ctx c
-        cdef int k, fan, won
+        cdef Scratch* s = self.take_scratch()
         cdef carray.array status = array("b", bytes(n))
         cdef carray.array totals = array("q", bytes(8 * n))
         cdef carray.array offsets = array("q", bytes(8 * (n + 1)))
@@ -2383,10 +2420,27 @@ cdef class Checker:
         cdef carray.array values = array("q")
         cdef dict errors = {}
         cdef const Tables* t = &self.t
+        try:
+            used = self.score_into(batch, s, status, totals, offsets, fans, counts, values, errors)
+        finally:
+            self.give_back(s)
+        carray.resize(fans, used)
+        carray.resize(counts, used)
+        carray.resize(values, used)
+        return Scores(self.fan_names, status, totals, offsets, fans, counts, values, errors)
+
+    cdef Py_ssize_t score_into(self, list batch, Scratch* s, carray.array status, carray.array totals,
+                               carray.array offsets, carray.array fans, carray.array counts, carray.array values,
+                               dict errors) except -1:
+        """score_many's loop: each case's outcome into the arrays; how many fan entries they hold."""
+        cdef Py_ssize_t n = len(batch), i, used = 0
+        cdef const Tables* t = &self.t
+        cdef Ctx* c = &s.ctx
+        cdef int k, fan, won
         for i in range(n):
             case = batch[i]
             offsets.data.as_longlongs[i] = used
-            won = self.outcome(&c, &hand) if self.read(case, &hand, True) and hand.win >= 0 else -2
+            won = self.outcome(c, &s.hand) if self.read(case, &s.hand, True) and s.hand.win >= 0 else -2
             if won >= 0:
                 status.data.as_schars[i] = won
                 totals.data.as_longlongs[i] = c.total if c.have_best else 0
@@ -2404,43 +2458,54 @@ cdef class Checker:
                 used = keep_compact(compact(self.evaluate_one(case), self.fan_names), i, status, totals, fans,
                                     counts, values, errors, used)
         offsets.data.as_longlongs[n] = used
-        carray.resize(fans, used)
-        carray.resize(counts, used)
-        carray.resize(values, used)
-        return Scores(self.fan_names, status, totals, offsets, fans, counts, values, errors)
+        return used
 
     def stage_times(self, cases, int repeats=3):
         """Where the time of evaluate goes, in nanoseconds per case (the best of `repeats` runs): reading the
         case, searching and scoring its decompositions, building the result (settlement included), and the
         whole of evaluate (its result freed at once). Only cases the fast reader takes (with a winning tile)
         are timed. For bench/bench.py."""
-        cdef Hand hand
-        cdef Ctx c
-        readable = [case for case in cases if self.read(case, &hand, True) and hand.win >= 0]
+        readable = [case for case in cases if self.readable(case)]
         if not readable:
             return {}
         best = [float("inf")] * 4
         for _ in range(repeats):
+            spans = self.time_parts(readable)
             started = perf_counter_ns()
             for case in readable:
-                self.read(case, &hand, True)
-            read = perf_counter_ns()
-            for case in readable:
-                self.read(case, &hand, True)
-                self.score(&c, &hand)
-            searched = perf_counter_ns()
-            for case in readable:
-                self.read(case, &hand, True)
-                self.score_hand(&hand)
-            built = perf_counter_ns()
-            for case in readable:
                 self.evaluate_one(case)
-            called = perf_counter_ns()
-            spans = (read - started, searched - read, built - searched, called - built)
+            spans.append(perf_counter_ns() - started)
             best = [min(b, span) for b, span in zip(best, spans)]
         n = len(readable)
         return {"read": best[0] / n, "search": (best[1] - best[0]) / n, "result": (best[2] - best[1]) / n,
                 "evaluate": best[3] / n}
+
+    def readable(self, case):
+        """The fast reader takes the case and it has a winning tile."""
+        cdef Scratch* s = self.take_scratch()
+        try:
+            return self.read(case, &s.hand, True) and s.hand.win >= 0
+        finally:
+            self.give_back(s)
+
+    cdef list time_parts(self, list readable):
+        """Nanoseconds to read every case; to read and score them; to read, score and build their results."""
+        cdef Scratch* s = self.take_scratch()
+        try:
+            started = perf_counter_ns()
+            for case in readable:
+                self.read(case, &s.hand, True)
+            read = perf_counter_ns()
+            for case in readable:
+                self.read(case, &s.hand, True)
+                self.score(&s.ctx, &s.hand)
+            searched = perf_counter_ns()
+            for case in readable:
+                self.read(case, &s.hand, True)
+                self.score_hand(s)
+            return [read - started, searched - read, perf_counter_ns() - searched]
+        finally:
+            self.give_back(s)
 
     cdef int outcome(self, Ctx* c, const Hand* h) noexcept:
         """Whether a hand with its winning tile wins (1) or not (0), deciding as score_hand does without
