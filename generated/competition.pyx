@@ -828,7 +828,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (thirteen orphans, honors and 
 # ---------------------------------------------------------------- named values (top-level let)
 
 
-cdef long long let_0(Ctx* c) noexcept:
+cdef long long let_0(Ctx* c) noexcept nogil:
     # let 明杠数 = count(kongs, exposed)
     if c.let_stamp[0] != c.stamp:  # computed once per decomposition
         c.let_value[0] = count_00_kongs(c)
@@ -836,7 +836,7 @@ cdef long long let_0(Ctx* c) noexcept:
     return c.let_value[0]
 
 
-cdef long long let_1(Ctx* c) noexcept:
+cdef long long let_1(Ctx* c) noexcept nogil:
     # let 暗杠数 = count(kongs, concealed)
     if c.let_stamp[1] != c.stamp:  # computed once per decomposition
         c.let_value[1] = count_01_kongs(c)
@@ -844,7 +844,7 @@ cdef long long let_1(Ctx* c) noexcept:
     return c.let_value[1]
 
 
-cdef long long let_2(Ctx* c) noexcept:
+cdef long long let_2(Ctx* c) noexcept nogil:
     # let 暗刻数 = count(pungs, concealed)
     if c.let_stamp[2] != c.stamp:  # computed once per decomposition
         c.let_value[2] = count_02_pungs(c)
@@ -852,7 +852,7 @@ cdef long long let_2(Ctx* c) noexcept:
     return c.let_value[2]
 
 
-cdef long long let_3(Ctx* c) noexcept:
+cdef long long let_3(Ctx* c) noexcept nogil:
     # let 面子和 = shape == standard
     if c.let_stamp[3] != c.stamp:  # computed once per decomposition
         c.let_value[3] = (c.d.shape == T_standard)
@@ -860,7 +860,7 @@ cdef long long let_3(Ctx* c) noexcept:
     return c.let_value[3]
 
 
-cdef long long let_4(Ctx* c) noexcept:
+cdef long long let_4(Ctx* c) noexcept nogil:
     # let 常规和 = shape == standard or shape == knitted_straight
     if c.let_stamp[4] != c.stamp:  # computed once per decomposition
         c.let_value[4] = ((c.d.shape == T_standard) or (c.d.shape == T_knitted_straight))
@@ -868,7 +868,7 @@ cdef long long let_4(Ctx* c) noexcept:
     return c.let_value[4]
 
 
-cdef long long let_5(Ctx* c) noexcept:
+cdef long long let_5(Ctx* c) noexcept nogil:
     # let 七对和 = shape == seven_pairs
     if c.let_stamp[5] != c.stamp:  # computed once per decomposition
         c.let_value[5] = (c.d.shape == T_seven_pairs)
@@ -876,7 +876,7 @@ cdef long long let_5(Ctx* c) noexcept:
     return c.let_value[5]
 
 
-cdef long long let_6(Ctx* c) noexcept:
+cdef long long let_6(Ctx* c) noexcept nogil:
     # let 一色 = suits == 1 and not any(tiles, 字)
     if c.let_stamp[6] != c.stamp:  # computed once per decomposition
         c.let_value[6] = ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0)))
@@ -884,7 +884,7 @@ cdef long long let_6(Ctx* c) noexcept:
     return c.let_value[6]
 
 
-cdef long long let_7(Ctx* c) noexcept:
+cdef long long let_7(Ctx* c) noexcept nogil:
     # let 独听 = (shape_waits == 1 and not (count(sets, exposed and declared) == 4 and not self_drawn) and count(kongs) < 4)
     if c.let_stamp[7] != c.stamp:  # computed once per decomposition
         c.let_value[7] = ((not ((count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn])))
@@ -893,7 +893,7 @@ cdef long long let_7(Ctx* c) noexcept:
     return c.let_value[7]
 
 
-cdef long long let_8(Ctx* c) noexcept:
+cdef long long let_8(Ctx* c) noexcept nogil:
     # let 边张牌 = any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     if c.let_stamp[8] != c.stamp:  # computed once per decomposition
         c.let_value[8] = any_05_chows(c)
@@ -901,7 +901,7 @@ cdef long long let_8(Ctx* c) noexcept:
     return c.let_value[8]
 
 
-cdef long long let_9(Ctx* c) noexcept:
+cdef long long let_9(Ctx* c) noexcept nogil:
     # let 嵌张牌 = any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     if c.let_stamp[9] != c.stamp:  # computed once per decomposition
         c.let_value[9] = any_06_chows(c)
@@ -911,7 +911,7 @@ cdef long long let_9(Ctx* c) noexcept:
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_kongs(Ctx* c) noexcept:
+cdef long long count_00_kongs(Ctx* c) noexcept nogil:
     # count(kongs, exposed)
     cdef int k
     cdef const Group* g
@@ -925,7 +925,7 @@ cdef long long count_00_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_01_kongs(Ctx* c) noexcept:
+cdef long long count_01_kongs(Ctx* c) noexcept nogil:
     # count(kongs, concealed)
     cdef int k
     cdef const Group* g
@@ -939,7 +939,7 @@ cdef long long count_01_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_02_pungs(Ctx* c) noexcept:
+cdef long long count_02_pungs(Ctx* c) noexcept nogil:
     # count(pungs, concealed)
     cdef int k
     cdef const Group* g
@@ -953,7 +953,7 @@ cdef long long count_02_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_03_sets(Ctx* c) noexcept:
+cdef long long count_03_sets(Ctx* c) noexcept nogil:
     # count(sets, exposed and declared)
     cdef int k
     cdef const Group* g
@@ -967,7 +967,7 @@ cdef long long count_03_sets(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_04_kongs(Ctx* c) noexcept:
+cdef long long count_04_kongs(Ctx* c) noexcept nogil:
     # count(kongs)
     cdef int k
     cdef const Group* g
@@ -981,7 +981,7 @@ cdef long long count_04_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_05_chows(Ctx* c) noexcept:
+cdef bint any_05_chows(Ctx* c) noexcept nogil:
     # any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     cdef int k
     cdef const Group* g
@@ -996,7 +996,7 @@ cdef bint any_05_chows(Ctx* c) noexcept:
     return False
 
 
-cdef bint any_06_chows(Ctx* c) noexcept:
+cdef bint any_06_chows(Ctx* c) noexcept nogil:
     # any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     cdef int k
     cdef const Group* g
@@ -1010,7 +1010,7 @@ cdef bint any_06_chows(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_07_groups(Ctx* c) noexcept:
+cdef long long count_07_groups(Ctx* c) noexcept nogil:
     # count(groups, declared)
     cdef int k
     cdef const Group* g
@@ -1022,7 +1022,7 @@ cdef long long count_07_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_08_held_tiles(Ctx* c) noexcept:
+cdef long long count_08_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 1)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1035,7 +1035,7 @@ cdef long long count_08_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_09_held_tiles(Ctx* c) noexcept:
+cdef long long count_09_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 9)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1048,7 +1048,7 @@ cdef long long count_09_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_10_held_tiles(Ctx* c) noexcept:
+cdef long long count_10_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 2)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1061,7 +1061,7 @@ cdef long long count_10_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_11_held_tiles(Ctx* c) noexcept:
+cdef long long count_11_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 3)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1074,7 +1074,7 @@ cdef long long count_11_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_12_held_tiles(Ctx* c) noexcept:
+cdef long long count_12_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 4)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1087,7 +1087,7 @@ cdef long long count_12_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_13_held_tiles(Ctx* c) noexcept:
+cdef long long count_13_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 5)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1100,7 +1100,7 @@ cdef long long count_13_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_14_held_tiles(Ctx* c) noexcept:
+cdef long long count_14_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 6)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1113,7 +1113,7 @@ cdef long long count_14_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_15_held_tiles(Ctx* c) noexcept:
+cdef long long count_15_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 7)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1126,7 +1126,7 @@ cdef long long count_15_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_16_held_tiles(Ctx* c) noexcept:
+cdef long long count_16_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 8)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1139,7 +1139,7 @@ cdef long long count_16_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_17_kinds(Ctx* c) noexcept:
+cdef long long count_17_kinds(Ctx* c) noexcept nogil:
     # count(kinds)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1151,7 +1151,7 @@ cdef long long count_17_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_18_kinds(Ctx* c) noexcept:
+cdef bint all_18_kinds(Ctx* c) noexcept nogil:
     # all(kinds, rank <= 7)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1163,7 +1163,7 @@ cdef bint all_18_kinds(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_19_kinds(Ctx* c) noexcept:
+cdef bint all_19_kinds(Ctx* c) noexcept nogil:
     # all(kinds, rank >= 3)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1175,7 +1175,7 @@ cdef bint all_19_kinds(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_20_kinds(Ctx* c) noexcept:
+cdef bint all_20_kinds(Ctx* c) noexcept nogil:
     # all(kinds, rank >= 2 and rank <= 8)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1187,7 +1187,7 @@ cdef bint all_20_kinds(Ctx* c) noexcept:
     return True
 
 
-cdef bint any_21_pairs(Ctx* c) noexcept:
+cdef bint any_21_pairs(Ctx* c) noexcept nogil:
     # any(pairs, 风牌)
     cdef int k
     cdef const Group* g
@@ -1200,7 +1200,7 @@ cdef bint any_21_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef bint any_22_pairs(Ctx* c) noexcept:
+cdef bint any_22_pairs(Ctx* c) noexcept nogil:
     # any(pairs, 箭牌)
     cdef int k
     cdef const Group* g
@@ -1213,7 +1213,7 @@ cdef bint any_22_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_23_chows(Ctx* c) noexcept:
+cdef long long count_23_chows(Ctx* c) noexcept nogil:
     # count(chows, rank == 1)
     cdef int k
     cdef const Group* g
@@ -1227,7 +1227,7 @@ cdef long long count_23_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_24_chows(Ctx* c) noexcept:
+cdef long long count_24_chows(Ctx* c) noexcept nogil:
     # count(chows, rank == 7)
     cdef int k
     cdef const Group* g
@@ -1241,7 +1241,7 @@ cdef long long count_24_chows(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_25_groups(Ctx* c) noexcept:
+cdef bint all_25_groups(Ctx* c) noexcept nogil:
     # all(groups, not chow and 双数)
     cdef int k
     cdef const Group* g
@@ -1252,7 +1252,7 @@ cdef bint all_25_groups(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_26_tiles(Ctx* c) noexcept:
+cdef bint all_26_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank >= 7)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1264,7 +1264,7 @@ cdef bint all_26_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_27_tiles(Ctx* c) noexcept:
+cdef bint all_27_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank >= 4 and rank <= 6)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1276,7 +1276,7 @@ cdef bint all_27_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_28_tiles(Ctx* c) noexcept:
+cdef bint all_28_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank <= 3)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1288,7 +1288,7 @@ cdef bint all_28_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_29_chows(Ctx* c) noexcept:
+cdef long long count_29_chows(Ctx* c) noexcept nogil:
     # count(chows, rank == 1 and suit != pair.suit)
     cdef int k
     cdef const Group* g
@@ -1302,7 +1302,7 @@ cdef long long count_29_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_30_chows(Ctx* c) noexcept:
+cdef long long count_30_chows(Ctx* c) noexcept nogil:
     # count(chows, rank == 7 and suit != pair.suit)
     cdef int k
     cdef const Group* g
@@ -1316,7 +1316,7 @@ cdef long long count_30_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_31_kinds(Ctx* c) noexcept:
+cdef long long count_31_kinds(Ctx* c) noexcept nogil:
     # count(kinds, rank == 1)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1329,7 +1329,7 @@ cdef long long count_31_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_32_kinds(Ctx* c) noexcept:
+cdef long long count_32_kinds(Ctx* c) noexcept nogil:
     # count(kinds, rank == 9)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1342,7 +1342,7 @@ cdef long long count_32_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_33_groups(Ctx* c) noexcept:
+cdef bint all_33_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(五))
     cdef int k
     cdef const Group* g
@@ -1353,7 +1353,7 @@ cdef bint all_33_groups(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_34_tiles(Ctx* c) noexcept:
+cdef long long count_34_tiles(Ctx* c) noexcept nogil:
     # count(tiles, numbered)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1366,7 +1366,7 @@ cdef long long count_34_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_35_tiles(Ctx* c) noexcept:
+cdef bint all_35_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank >= 6)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1378,7 +1378,7 @@ cdef bint all_35_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_36_tiles(Ctx* c) noexcept:
+cdef bint all_36_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank <= 4)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1390,7 +1390,7 @@ cdef bint all_36_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_37_pungs(Ctx* c) noexcept:
+cdef long long count_37_pungs(Ctx* c) noexcept nogil:
     # count(pungs)
     cdef int k
     cdef const Group* g
@@ -1404,7 +1404,7 @@ cdef long long count_37_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_38_groups(Ctx* c) noexcept:
+cdef bint all_38_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(幺九))
     cdef int k
     cdef const Group* g
@@ -1415,7 +1415,7 @@ cdef bint all_38_groups(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_39_held_tiles(Ctx* c) noexcept:
+cdef long long count_39_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, tile == win)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1428,7 +1428,7 @@ cdef long long count_39_held_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_40_tiles(Ctx* c) noexcept:
+cdef long long count_40_tiles(Ctx* c) noexcept nogil:
     # count(tiles, tile == win)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1441,7 +1441,7 @@ cdef long long count_40_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_41_pungs(Ctx* c) noexcept:
+cdef long long count_41_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 箭牌)
     cdef int k
     cdef const Group* g
@@ -1455,7 +1455,7 @@ cdef long long count_41_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_42_pungs(Ctx* c) noexcept:
+cdef bint any_42_pungs(Ctx* c) noexcept nogil:
     # any(pungs, tile == round_wind)
     cdef int k
     cdef const Group* g
@@ -1469,7 +1469,7 @@ cdef bint any_42_pungs(Ctx* c) noexcept:
     return result
 
 
-cdef bint any_43_pungs(Ctx* c) noexcept:
+cdef bint any_43_pungs(Ctx* c) noexcept nogil:
     # any(pungs, tile == seat_wind)
     cdef int k
     cdef const Group* g
@@ -1483,7 +1483,7 @@ cdef bint any_43_pungs(Ctx* c) noexcept:
     return result
 
 
-cdef long long count_44_chows(Ctx* c) noexcept:
+cdef long long count_44_chows(Ctx* c) noexcept nogil:
     # count(chows)
     cdef int k
     cdef const Group* g
@@ -1497,7 +1497,7 @@ cdef long long count_44_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_45_sets(Ctx* c) noexcept:
+cdef long long count_45_sets(Ctx* c) noexcept nogil:
     # count(sets)
     cdef int k
     cdef const Group* g
@@ -1511,7 +1511,7 @@ cdef long long count_45_sets(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_46_pairs(Ctx* c) noexcept:
+cdef bint any_46_pairs(Ctx* c) noexcept nogil:
     # any(pairs, numbered)
     cdef int k
     cdef const Group* g
@@ -1524,7 +1524,7 @@ cdef bint any_46_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_47_kinds(Ctx* c) noexcept:
+cdef long long count_47_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4 and not konged)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1537,7 +1537,7 @@ cdef long long count_47_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_48_pungs(Ctx* c) noexcept:
+cdef long long count_48_pungs(Ctx* c) noexcept nogil:
     # count(pungs, numbered and 老头)
     cdef int k
     cdef const Group* g
@@ -1551,7 +1551,7 @@ cdef long long count_48_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_49_pungs(Ctx* c) noexcept:
+cdef long long count_49_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 风牌 and tile != seat_wind and tile != round_wind)
     cdef int k
     cdef const Group* g
@@ -1567,7 +1567,7 @@ cdef long long count_49_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_50_pairs(Ctx* c) noexcept:
+cdef bint any_50_pairs(Ctx* c) noexcept nogil:
     # any(pairs, tile == win)
     cdef int k
     cdef const Group* g
@@ -1584,7 +1584,7 @@ cdef bint any_50_pairs(Ctx* c) noexcept:
 # dsl.runtime.core.combine): these functions say which fan some sets make.
 
 
-cdef int fan_of_pungs(Ctx* c, const Group** combo, int k) noexcept:
+cdef int fan_of_pungs(Ctx* c, const Group** combo, int k) noexcept nogil:
     """The first fan (in the spec's order) that these k pungs make, -1 if none."""
     if k == 2:
         # 双箭刻: combinations(pungs, 2, 箭牌)
@@ -1623,7 +1623,7 @@ cdef int fan_of_pungs(Ctx* c, const Group** combo, int k) noexcept:
 cdef int[2] PAIR_FANS_PUNGS = [FAN_10_TWO_DRAGONS_PUNGS, FAN_65_DOUBLE_PUNG]
 
 
-cdef void combine_pungs(Ctx* c) noexcept:
+cdef void combine_pungs(Ctx* c) noexcept nogil:
     # 大四喜, 大三元, 三风刻, 双箭刻, 一色四节高, 一色三节高, 三同刻, 三色三节高, 双同刻
     c.n[FAN_00_BIG_FOUR_WINDS] = 0
     c.n[FAN_01_BIG_THREE_DRAGONS] = 0
@@ -1637,7 +1637,7 @@ cdef void combine_pungs(Ctx* c) noexcept:
     combine(c, SOURCE_PUNGS, fan_of_pungs, PAIR_FANS_PUNGS, 2)
 
 
-cdef int fan_of_chows(Ctx* c, const Group** combo, int k) noexcept:
+cdef int fan_of_chows(Ctx* c, const Group** combo, int k) noexcept nogil:
     """The first fan (in the spec's order) that these k chows make, -1 if none."""
     if k == 2:
         # 一般高: combinations(chows, 2, same(tile))
@@ -1685,7 +1685,7 @@ cdef int fan_of_chows(Ctx* c, const Group** combo, int k) noexcept:
 cdef int[4] PAIR_FANS_CHOWS = [FAN_69_PURE_DOUBLE_CHOW, FAN_70_MIXED_DOUBLE_CHOW, FAN_71_SHORT_STRAIGHT, FAN_72_TWO_TERMINAL_CHOWS]
 
 
-cdef void combine_chows(Ctx* c) noexcept:
+cdef void combine_chows(Ctx* c) noexcept nogil:
     # 一色四同顺, 一色四步高, 一色三同顺, 清龙, 一色三步高, 花龙, 三色三同顺, 三色三步高, 一般高, 喜相逢, 连六, 老少副
     c.n[FAN_15_QUADRUPLE_CHOW] = 0
     c.n[FAN_17_FOUR_PURE_SHIFTED_CHOWS] = 0
@@ -1704,19 +1704,19 @@ cdef void combine_chows(Ctx* c) noexcept:
 # ---------------------------------------------------------------- requirements
 
 
-cdef int unmet_requirement(Ctx* c) noexcept:
+cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
     return -1
 
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
-cdef long long fan_02_all_green(Ctx* c) noexcept:
+cdef long long fan_02_all_green(Ctx* c) noexcept nogil:
     # fan 绿一色 "All Green" 88: (面子和 or 七对和) and all(tiles, 绿)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_12) == 0)) else 0
 
 
-cdef long long fan_03_nine_gates(Ctx* c) noexcept:
+cdef long long fan_03_nine_gates(Ctx* c) noexcept nogil:
     # fan 九莲宝灯 "Nine Gates" 88: 面子和 and count(groups, declared) == 0 and 一色 and count(held_tiles, rank == 1) == 3 and count(held_tiles, rank == 9) == 3 and count(held_tiles, rank == 2) == 1 and count(held_tiles, rank == 3) == 1 and count(held_tiles, rank == 4) == 1 and count(held_tiles, rank == 5) == 1 and count(held_tiles, rank == 6) == 1 and count(held_tiles, rank == 7) == 1 and count(held_tiles, rank == 8) == 1
     return 1 if ((let_3(c) != 0) and (count_07_groups(c) == 0) and (let_6(c) != 0) and (count_08_held_tiles(c) == 3)
                  and (count_09_held_tiles(c) == 3) and (count_10_held_tiles(c) == 1)
@@ -1725,321 +1725,321 @@ cdef long long fan_03_nine_gates(Ctx* c) noexcept:
                  and (count_15_held_tiles(c) == 1) and (count_16_held_tiles(c) == 1)) else 0
 
 
-cdef long long fan_04_four_kongs(Ctx* c) noexcept:
+cdef long long fan_04_four_kongs(Ctx* c) noexcept nogil:
     # fan 四杠 "Four Kongs" 88: count(kongs) == 4
     return 1 if (count_04_kongs(c) == 4) else 0
 
 
-cdef long long fan_05_seven_shifted_pairs(Ctx* c) noexcept:
+cdef long long fan_05_seven_shifted_pairs(Ctx* c) noexcept nogil:
     # fan 连七对 "Seven Shifted Pairs" 88: 七对和 and 一色 and count(kinds) == 7 and (all(kinds, rank <= 7) or all(kinds, rank >= 3) or all(kinds, rank >= 2 and rank <= 8))
     return 1 if ((let_5(c) != 0) and (let_6(c) != 0) and (count_17_kinds(c) == 7) and (all_18_kinds(c)
                                                                                        or all_19_kinds(c)
                                                                                        or all_20_kinds(c))) else 0
 
 
-cdef long long fan_06_thirteen_orphans(Ctx* c) noexcept:
+cdef long long fan_06_thirteen_orphans(Ctx* c) noexcept nogil:
     # fan 十三幺 "Thirteen Orphans" 40: shape == thirteen_orphans
     return 1 if (c.d.shape == T_thirteen_orphans) else 0
 
 
-cdef long long fan_07_all_terminals(Ctx* c) noexcept:
+cdef long long fan_07_all_terminals(Ctx* c) noexcept nogil:
     # fan 清幺九 "All Terminals" 64: (面子和 or 七对和) and all(tiles, 老头)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_9) == 0)) else 0
 
 
-cdef long long fan_09_little_four_winds(Ctx* c) noexcept:
+cdef long long fan_09_little_four_winds(Ctx* c) noexcept nogil:
     # fan 小四喜 "Little Four Winds" 64: 三风刻 and any(pairs, 风牌)
     return 1 if ((c.n[FAN_08_BIG_THREE_WINDS] != 0) and any_21_pairs(c)) else 0
 
 
-cdef long long fan_11_little_three_dragons(Ctx* c) noexcept:
+cdef long long fan_11_little_three_dragons(Ctx* c) noexcept nogil:
     # fan 小三元 "Little Three Dragons" 64: 双箭刻 and any(pairs, 箭牌)
     return 1 if ((c.n[FAN_10_TWO_DRAGONS_PUNGS] != 0) and any_22_pairs(c)) else 0
 
 
-cdef long long fan_12_all_honors(Ctx* c) noexcept:
+cdef long long fan_12_all_honors(Ctx* c) noexcept nogil:
     # fan 字一色 "All Honors" 64: (面子和 or 七对和) and all(tiles, 字)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_6) == 0)) else 0
 
 
-cdef long long fan_13_four_concealed_pungs(Ctx* c) noexcept:
+cdef long long fan_13_four_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Four Concealed Pungs" 64: 暗刻数 == 4
     return 1 if (let_2(c) == 4) else 0
 
 
-cdef long long fan_14_pure_terminal_chows(Ctx* c) noexcept:
+cdef long long fan_14_pure_terminal_chows(Ctx* c) noexcept nogil:
     # fan 一色双龙会 "Pure Terminal Chows" 64: 面子和 and 一色 and count(chows, rank == 1) == 2 and count(chows, rank == 7) == 2 and pair in 五
     return 1 if ((let_3(c) != 0) and (let_6(c) != 0) and (count_23_chows(c) == 2) and (count_24_chows(c) == 2)
                  and has_tile(TILESET_15, pair_tile(c))) else 0
 
 
-cdef long long fan_18_three_kongs(Ctx* c) noexcept:
+cdef long long fan_18_three_kongs(Ctx* c) noexcept nogil:
     # fan 三杠 "Three Kongs" 32: count(kongs) == 3
     return 1 if (count_04_kongs(c) == 3) else 0
 
 
-cdef long long fan_19_all_terminals_and_honors(Ctx* c) noexcept:
+cdef long long fan_19_all_terminals_and_honors(Ctx* c) noexcept nogil:
     # fan 混幺九 "All Terminals and Honors" 32: (面子和 or 七对和) and all(tiles, 幺九)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_8) == 0)) else 0
 
 
-cdef long long fan_20_seven_pairs(Ctx* c) noexcept:
+cdef long long fan_20_seven_pairs(Ctx* c) noexcept nogil:
     # fan 七对 "Seven Pairs" 24: 七对和
     return 1 if (let_5(c) != 0) else 0
 
 
-cdef long long fan_21_greater_honors_and_knitted_tiles(Ctx* c) noexcept:
+cdef long long fan_21_greater_honors_and_knitted_tiles(Ctx* c) noexcept nogil:
     # fan 七星不靠 "Greater Honors and Knitted Tiles" 24: shape == honors_and_knitted and count(tiles, 字) == 7
     return 1 if ((c.d.shape == T_honors_and_knitted) and (count_held(c, TILESET_6) == 7)) else 0
 
 
-cdef long long fan_22_all_even_pungs(Ctx* c) noexcept:
+cdef long long fan_22_all_even_pungs(Ctx* c) noexcept nogil:
     # fan 全双刻 "All Even Pungs" 24: 面子和 and all(groups, not chow and 双数)
     return 1 if ((let_3(c) != 0) and all_25_groups(c)) else 0
 
 
-cdef long long fan_23_full_flush(Ctx* c) noexcept:
+cdef long long fan_23_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full Flush" 24: 一色 and not 连七对
     return 1 if ((let_6(c) != 0) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))) else 0
 
 
-cdef long long fan_26_upper_tiles(Ctx* c) noexcept:
+cdef long long fan_26_upper_tiles(Ctx* c) noexcept nogil:
     # fan 全大 "Upper Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 7)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_26_tiles(c)) else 0
 
 
-cdef long long fan_27_middle_tiles(Ctx* c) noexcept:
+cdef long long fan_27_middle_tiles(Ctx* c) noexcept nogil:
     # fan 全中 "Middle Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 4 and rank <= 6)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_27_tiles(c)) else 0
 
 
-cdef long long fan_28_lower_tiles(Ctx* c) noexcept:
+cdef long long fan_28_lower_tiles(Ctx* c) noexcept nogil:
     # fan 全小 "Lower Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank <= 3)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_28_tiles(c)) else 0
 
 
-cdef long long fan_30_three_suited_terminal_chows(Ctx* c) noexcept:
+cdef long long fan_30_three_suited_terminal_chows(Ctx* c) noexcept nogil:
     # fan 三色双龙会 "Three-Suited Terminal Chows" 16: 面子和 and pair in 五 and count(chows, rank == 1 and suit != pair.suit) == 2 and count(chows, rank == 7 and suit != pair.suit) == 2 and count(kinds, rank == 1) == 2 and count(kinds, rank == 9) == 2
     return 1 if ((let_3(c) != 0) and has_tile(TILESET_15, pair_tile(c)) and (count_29_chows(c) == 2)
                  and (count_30_chows(c) == 2) and (count_31_kinds(c) == 2) and (count_32_kinds(c) == 2)) else 0
 
 
-cdef long long fan_32_all_fives(Ctx* c) noexcept:
+cdef long long fan_32_all_fives(Ctx* c) noexcept nogil:
     # fan 全带五 "All Fives" 16: 面子和 and all(groups, contains(五))
     return 1 if ((let_3(c) != 0) and all_33_groups(c)) else 0
 
 
-cdef long long fan_34_three_concealed_pungs(Ctx* c) noexcept:
+cdef long long fan_34_three_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 三暗刻 "Three Concealed Pungs" 16: 暗刻数 == 3
     return 1 if (let_2(c) == 3) else 0
 
 
-cdef long long fan_35_lesser_honors_and_knitted_tiles(Ctx* c) noexcept:
+cdef long long fan_35_lesser_honors_and_knitted_tiles(Ctx* c) noexcept nogil:
     # fan 全不靠 "Lesser Honors and Knitted Tiles" 12: shape == honors_and_knitted
     return 1 if (c.d.shape == T_honors_and_knitted) else 0
 
 
-cdef long long fan_36_knitted_straight(Ctx* c) noexcept:
+cdef long long fan_36_knitted_straight(Ctx* c) noexcept nogil:
     # fan 组合龙 "Knitted Straight" 12: shape == knitted_straight or (shape == honors_and_knitted and count(tiles, numbered) == 9)
     return 1 if ((c.d.shape == T_knitted_straight) or ((c.d.shape == T_honors_and_knitted)
                                                        and (count_34_tiles(c) == 9))) else 0
 
 
-cdef long long fan_37_upper_four(Ctx* c) noexcept:
+cdef long long fan_37_upper_four(Ctx* c) noexcept nogil:
     # fan 大于五 "Upper Four" 12: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 6)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_35_tiles(c)) else 0
 
 
-cdef long long fan_38_lower_four(Ctx* c) noexcept:
+cdef long long fan_38_lower_four(Ctx* c) noexcept nogil:
     # fan 小于五 "Lower Four" 12: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank <= 4)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_36_tiles(c)) else 0
 
 
-cdef long long fan_40_reversible_tiles(Ctx* c) noexcept:
+cdef long long fan_40_reversible_tiles(Ctx* c) noexcept nogil:
     # fan 推不倒 "Reversible Tiles" 8: (面子和 or 七对和) and all(tiles, 推不倒牌)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_13) == 0)) else 0
 
 
-cdef long long fan_43_chicken_hand(Ctx* c) noexcept:
+cdef long long fan_43_chicken_hand(Ctx* c) noexcept nogil:
     # fan 无番和 "Chicken Hand" 8: 面子和 and counted_fans == 0
     return 1 if ((let_3(c) != 0) and (c.counted_fans == 0)) else 0
 
 
-cdef long long fan_44_last_tile_draw(Ctx* c) noexcept:
+cdef long long fan_44_last_tile_draw(Ctx* c) noexcept nogil:
     # fan 妙手回春 "Last Tile Draw" 8: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_45_last_tile_claim(Ctx* c) noexcept:
+cdef long long fan_45_last_tile_claim(Ctx* c) noexcept nogil:
     # fan 海底捞月 "Last Tile Claim" 8: last_tile and not self_drawn
     return 1 if (c.h.context[CTX_last_tile] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_46_out_with_replacement_tile(Ctx* c) noexcept:
+cdef long long fan_46_out_with_replacement_tile(Ctx* c) noexcept nogil:
     # fan 杠上开花 "Out with Replacement Tile" 8: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_47_robbing_the_kong(Ctx* c) noexcept:
+cdef long long fan_47_robbing_the_kong(Ctx* c) noexcept nogil:
     # fan 抢杠和 "Robbing the Kong" 8: robbing_kong and not self_drawn
     return 1 if (c.h.context[CTX_robbing_kong] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_48_all_pungs(Ctx* c) noexcept:
+cdef long long fan_48_all_pungs(Ctx* c) noexcept nogil:
     # fan 碰碰和 "All Pungs" 6: count(pungs) == 4
     return 1 if (count_37_pungs(c) == 4) else 0
 
 
-cdef long long fan_49_half_flush(Ctx* c) noexcept:
+cdef long long fan_49_half_flush(Ctx* c) noexcept nogil:
     # fan 混一色 "Half Flush" 6: suits == 1 and any(tiles, 字)
     return 1 if ((c.suits == 1) and ((c.held_tiles & TILESET_6) != 0)) else 0
 
 
-cdef long long fan_51_all_types(Ctx* c) noexcept:
+cdef long long fan_51_all_types(Ctx* c) noexcept nogil:
     # fan 五门齐 "All Types" 6: suits == 3 and any(tiles, 风牌) and any(tiles, 箭牌)
     return 1 if ((c.suits == 3) and ((c.held_tiles & TILESET_10) != 0)
                  and ((c.held_tiles & TILESET_11) != 0)) else 0
 
 
-cdef long long fan_52_melded_hand(Ctx* c) noexcept:
+cdef long long fan_52_melded_hand(Ctx* c) noexcept nogil:
     # fan 全求人 "Melded Hand" 6: 面子和 and count(sets, exposed and declared) == 4 and not self_drawn
     return 1 if ((let_3(c) != 0) and (count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_53_two_concealed_kongs(Ctx* c) noexcept:
+cdef long long fan_53_two_concealed_kongs(Ctx* c) noexcept nogil:
     # fan 双暗杠 "Two Concealed Kongs" 6: 暗杠数 == 2 and 明杠数 == 0
     return 1 if ((let_1(c) == 2) and (let_0(c) == 0)) else 0
 
 
-cdef long long fan_54_concealed_kong_and_melded_kong(Ctx* c) noexcept:
+cdef long long fan_54_concealed_kong_and_melded_kong(Ctx* c) noexcept nogil:
     # fan 明暗杠 "Concealed Kong and Melded Kong" 5: 明杠数 == 1 and 暗杠数 == 1
     return 1 if ((let_0(c) == 1) and (let_1(c) == 1)) else 0
 
 
-cdef long long fan_55_outside_hand(Ctx* c) noexcept:
+cdef long long fan_55_outside_hand(Ctx* c) noexcept nogil:
     # fan 全带幺 "Outside Hand" 4: 面子和 and all(groups, contains(幺九))
     return 1 if ((let_3(c) != 0) and all_38_groups(c)) else 0
 
 
-cdef long long fan_56_fully_concealed_hand(Ctx* c) noexcept:
+cdef long long fan_56_fully_concealed_hand(Ctx* c) noexcept nogil:
     # fan 不求人 "Fully Concealed Hand" 4: 常规和 and not opened and self_drawn
     return 1 if ((let_4(c) != 0) and (not c.opened) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_57_two_melded_kongs(Ctx* c) noexcept:
+cdef long long fan_57_two_melded_kongs(Ctx* c) noexcept nogil:
     # fan 双明杠 "Two Melded Kongs" 4: 明杠数 == 2 and 暗杠数 == 0
     return 1 if ((let_0(c) == 2) and (let_1(c) == 0)) else 0
 
 
-cdef long long fan_58_last_tile(Ctx* c) noexcept:
+cdef long long fan_58_last_tile(Ctx* c) noexcept nogil:
     # fan 和绝张 "Last Tile" 4: (fourth_tile and count(held_tiles, tile == win) == 0) or count(tiles, tile == win) - count(held_tiles, tile == win) == 4
     return 1 if ((c.h.context[CTX_fourth_tile] and (count_39_held_tiles(c) == 0))
                  or (minus(c, count_40_tiles(c), count_39_held_tiles(c)) == 4)) else 0
 
 
-cdef long long fan_59_dragon_pung(Ctx* c) noexcept:
+cdef long long fan_59_dragon_pung(Ctx* c) noexcept nogil:
     # fan 箭刻 "Dragon Pung" 2 each: count(pungs, 箭牌)
     return max(count_41_pungs(c), 0)
 
 
-cdef long long fan_60_prevalent_wind(Ctx* c) noexcept:
+cdef long long fan_60_prevalent_wind(Ctx* c) noexcept nogil:
     # fan 圈风刻 "Prevalent Wind" 2: any(pungs, tile == round_wind)
     return 1 if any_42_pungs(c) else 0
 
 
-cdef long long fan_61_seat_wind(Ctx* c) noexcept:
+cdef long long fan_61_seat_wind(Ctx* c) noexcept nogil:
     # fan 门风刻 "Seat Wind" 2: any(pungs, tile == seat_wind)
     return 1 if any_43_pungs(c) else 0
 
 
-cdef long long fan_62_concealed_hand(Ctx* c) noexcept:
+cdef long long fan_62_concealed_hand(Ctx* c) noexcept nogil:
     # fan 门前清 "Concealed Hand" 2: 常规和 and not opened and not self_drawn
     return 1 if ((let_4(c) != 0) and (not c.opened) and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_63_all_chows(Ctx* c) noexcept:
+cdef long long fan_63_all_chows(Ctx* c) noexcept nogil:
     # fan 平和 "All Chows" 2: 常规和 and count(chows) == count(sets) and any(pairs, numbered)
     return 1 if ((let_4(c) != 0) and (count_44_chows(c) == count_45_sets(c)) and any_46_pairs(c)) else 0
 
 
-cdef long long fan_64_tile_hog(Ctx* c) noexcept:
+cdef long long fan_64_tile_hog(Ctx* c) noexcept nogil:
     # fan 四归一 "Tile Hog" 2 each: count(kinds, copies == 4 and not konged)
     return max(count_47_kinds(c), 0)
 
 
-cdef long long fan_66_two_concealed_pungs(Ctx* c) noexcept:
+cdef long long fan_66_two_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 双暗刻 "Two Concealed Pungs" 2: 暗刻数 == 2
     return 1 if (let_2(c) == 2) else 0
 
 
-cdef long long fan_67_concealed_kong(Ctx* c) noexcept:
+cdef long long fan_67_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed Kong" 2: 暗杠数 == 1 and 明杠数 == 0
     return 1 if ((let_1(c) == 1) and (let_0(c) == 0)) else 0
 
 
-cdef long long fan_68_all_simples(Ctx* c) noexcept:
+cdef long long fan_68_all_simples(Ctx* c) noexcept nogil:
     # fan 断幺 "All Simples" 2: (面子和 or 七对和) and not any(tiles, 幺九)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not ((c.held_tiles & TILESET_8) != 0))) else 0
 
 
-cdef long long fan_73_pung_of_terminals_or_honors(Ctx* c) noexcept:
+cdef long long fan_73_pung_of_terminals_or_honors(Ctx* c) noexcept nogil:
     # fan 幺九刻 "Pung of Terminals or Honors" 1 each: count(pungs, numbered and 老头) + (0 if 三风刻 else count(pungs, 风牌 and tile != seat_wind and tile != round_wind))
     return max(plus(c, count_48_pungs(c), (0 if (c.n[FAN_08_BIG_THREE_WINDS] != 0) else count_49_pungs(c))), 0)
 
 
-cdef long long fan_74_melded_kong(Ctx* c) noexcept:
+cdef long long fan_74_melded_kong(Ctx* c) noexcept nogil:
     # fan 明杠 "Melded Kong" 1: 明杠数 == 1 and 暗杠数 == 0
     return 1 if ((let_0(c) == 1) and (let_1(c) == 0)) else 0
 
 
-cdef long long fan_75_one_voided_suit(Ctx* c) noexcept:
+cdef long long fan_75_one_voided_suit(Ctx* c) noexcept nogil:
     # fan 缺一门 "One Voided Suit" 1: suits == 2
     return 1 if (c.suits == 2) else 0
 
 
-cdef long long fan_76_no_honors(Ctx* c) noexcept:
+cdef long long fan_76_no_honors(Ctx* c) noexcept nogil:
     # fan 无字 "No Honors" 1: not any(tiles, 字)
     return 1 if (not ((c.held_tiles & TILESET_6) != 0)) else 0
 
 
-cdef long long fan_77_edge_wait(Ctx* c) noexcept:
+cdef long long fan_77_edge_wait(Ctx* c) noexcept nogil:
     # fan 边张 "Edge Wait" 1: 常规和 and 独听 and 边张牌
     return 1 if ((let_4(c) != 0) and (let_8(c) != 0) and (let_7(c) != 0)) else 0
 
 
-cdef long long fan_78_closed_wait(Ctx* c) noexcept:
+cdef long long fan_78_closed_wait(Ctx* c) noexcept nogil:
     # fan 嵌张 "Closed Wait" 1: 常规和 and 独听 and not 边张牌 and 嵌张牌
     return 1 if ((let_4(c) != 0) and (not (let_8(c) != 0)) and (let_9(c) != 0) and (let_7(c) != 0)) else 0
 
 
-cdef long long fan_79_single_wait(Ctx* c) noexcept:
+cdef long long fan_79_single_wait(Ctx* c) noexcept nogil:
     # fan 单钓将 "Single Wait" 1: 常规和 and 独听 and not 边张牌 and not 嵌张牌 and any(pairs, tile == win)
     return 1 if ((let_4(c) != 0) and (not (let_8(c) != 0)) and (not (let_9(c) != 0)) and any_50_pairs(c)
                  and (let_7(c) != 0)) else 0
 
 
-cdef long long fan_80_self_drawn(Ctx* c) noexcept:
+cdef long long fan_80_self_drawn(Ctx* c) noexcept nogil:
     # fan 自摸 "Self-Drawn" 1: self_drawn
     return 1 if c.h.context[CTX_self_drawn] else 0
 
 
-cdef long long fan_81_heavenly_hand(Ctx* c) noexcept:
+cdef long long fan_81_heavenly_hand(Ctx* c) noexcept nogil:
     # fan 天胡 "Heavenly Hand" 40: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_82_earthly_hand(Ctx* c) noexcept:
+cdef long long fan_82_earthly_hand(Ctx* c) noexcept nogil:
     # fan 地胡 "Earthly Hand" 40: first_turn and not self_drawn and discarder == dealer
     return 1 if (c.h.context[CTX_first_turn] and (not c.h.context[CTX_self_drawn])
                  and (c.h.discarder == c.h.dealer)) else 0
 
 
-cdef void count_fans(Ctx* c) noexcept:
+cdef void count_fans(Ctx* c) noexcept nogil:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
     combine_pungs(c)
     c.n[FAN_02_ALL_GREEN] = fan_02_all_green(c)
@@ -2107,12 +2107,12 @@ cdef void count_fans(Ctx* c) noexcept:
     c.n[FAN_82_EARTHLY_HAND] = fan_82_earthly_hand(c)
 
 
-cdef void value_fans(Ctx* c) noexcept:
+cdef void value_fans(Ctx* c) noexcept nogil:
     """Computed values of the fans that occur (fixed values come from FAN_AMOUNT)."""
     pass
 
 
-cdef long long score_late_fans(Ctx* c) noexcept:
+cdef long long score_late_fans(Ctx* c) noexcept nogil:
     """The fans that read counted_fans, counted as they are (they exclude nothing); their total."""
     cdef long long total = 0
     c.n[FAN_43_CHICKEN_HAND] = fan_43_chicken_hand(c)
@@ -2124,14 +2124,14 @@ cdef long long score_late_fans(Ctx* c) noexcept:
 # ---------------------------------------------------------------- settlement values (let)
 
 
-cdef long long let_settle_0(Ctx* c, int loser) noexcept:
+cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 加倍 = (2 if self_drawn else 1) * (2 if kong_replacement or robbing_kong or last_tile else 1)
     return times(c, (2 if c.h.context[CTX_self_drawn] else 1),
                  (2 if (c.h.context[CTX_kong_replacement] or c.h.context[CTX_robbing_kong] or c.h.context[CTX_last_tile])
                   else 1))
 
 
-cdef long long let_settle_1_share(Ctx* c, int loser) noexcept:
+cdef long long let_settle_1_share(Ctx* c, int loser) noexcept nogil:
     # let share = total * 加倍 * (2 if is_dealer or loser.dealer else 1)
     return times(c, times(c, c.total, let_settle_0(c, loser)),
                  (2 if ((c.h.seat == c.h.dealer) or c.losers[loser].dealer) else 1))
@@ -2139,12 +2139,12 @@ cdef long long let_settle_1_share(Ctx* c, int loser) noexcept:
 # ================================================================ settlement
 
 
-cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nogil:
     """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
     pass
 
 
-cdef bint pay(Ctx* c) noexcept:
+cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
@@ -2979,7 +2979,7 @@ CHECKER = Checker(SPEC_NAME, SPEC_HASH, SPEC_IR, TEXT_VALUES, TILE_CODES, KEYS, 
                   False)
 
 
-cdef void link(Tables* t) noexcept:
+cdef void link(Tables* t) noexcept nogil:
     t.n_tiles = N_TILES
     t.n_players = N_PLAYERS
     t.hand_size = 14

@@ -425,7 +425,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard)'
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_pungs(Ctx* c) noexcept:
+cdef long long count_00_pungs(Ctx* c) noexcept nogil:
     # count(pungs, not concealed and 小牌)
     cdef int k
     cdef const Group* g
@@ -439,7 +439,7 @@ cdef long long count_00_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_01_pungs(Ctx* c) noexcept:
+cdef long long count_01_pungs(Ctx* c) noexcept nogil:
     # count(pungs, not concealed and 中牌)
     cdef int k
     cdef const Group* g
@@ -453,7 +453,7 @@ cdef long long count_01_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_02_pungs(Ctx* c) noexcept:
+cdef long long count_02_pungs(Ctx* c) noexcept nogil:
     # count(pungs, not concealed and 大牌)
     cdef int k
     cdef const Group* g
@@ -467,7 +467,7 @@ cdef long long count_02_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_03_pungs(Ctx* c) noexcept:
+cdef bint any_03_pungs(Ctx* c) noexcept nogil:
     # any(pungs, declared and 小牌)
     cdef int k
     cdef const Group* g
@@ -480,7 +480,7 @@ cdef bint any_03_pungs(Ctx* c) noexcept:
     return False
 
 
-cdef bint any_04_pungs(Ctx* c) noexcept:
+cdef bint any_04_pungs(Ctx* c) noexcept nogil:
     # any(pungs, declared and 中牌)
     cdef int k
     cdef const Group* g
@@ -493,7 +493,7 @@ cdef bint any_04_pungs(Ctx* c) noexcept:
     return False
 
 
-cdef bint any_05_pungs(Ctx* c) noexcept:
+cdef bint any_05_pungs(Ctx* c) noexcept nogil:
     # any(pungs, declared and 大牌)
     cdef int k
     cdef const Group* g
@@ -506,7 +506,7 @@ cdef bint any_05_pungs(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_06_pungs(Ctx* c) noexcept:
+cdef long long count_06_pungs(Ctx* c) noexcept nogil:
     # count(pungs, concealed and 小牌)
     cdef int k
     cdef const Group* g
@@ -520,7 +520,7 @@ cdef long long count_06_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_07_pungs(Ctx* c) noexcept:
+cdef long long count_07_pungs(Ctx* c) noexcept nogil:
     # count(pungs, concealed and 中牌)
     cdef int k
     cdef const Group* g
@@ -534,7 +534,7 @@ cdef long long count_07_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_08_pungs(Ctx* c) noexcept:
+cdef long long count_08_pungs(Ctx* c) noexcept nogil:
     # count(pungs, concealed and 大牌)
     cdef int k
     cdef const Group* g
@@ -548,7 +548,7 @@ cdef long long count_08_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_09_pungs(Ctx* c) noexcept:
+cdef bint any_09_pungs(Ctx* c) noexcept nogil:
     # any(pungs, with_win)
     cdef int k
     cdef const Group* g
@@ -561,7 +561,7 @@ cdef bint any_09_pungs(Ctx* c) noexcept:
     return False
 
 
-cdef long long sum_10_pungs(Ctx* c) noexcept:
+cdef long long sum_10_pungs(Ctx* c) noexcept nogil:
     # sum(pungs, ((1 if 小牌 else (2 if 中牌 else 4)) * (4 if concealed else 1)) if with_win else 0)
     cdef int k
     cdef const Group* g
@@ -577,7 +577,7 @@ cdef long long sum_10_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept:
+cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, pung and 小牌)
     cdef int k
     cdef const Group* g
@@ -589,7 +589,7 @@ cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept:
     return found
 
 
-cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept:
+cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, pung and 中牌)
     cdef int k
     cdef const Group* g
@@ -601,7 +601,7 @@ cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept:
     return found
 
 
-cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept:
+cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, pung and 大牌)
     cdef int k
     cdef const Group* g
@@ -613,7 +613,7 @@ cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept:
     return found
 
 
-cdef long long sum_14_losers(Ctx* c, int loser) noexcept:
+cdef long long sum_14_losers(Ctx* c, int loser) noexcept nogil:
     # sum(losers, loser_total)
     cdef int l
     cdef long long found = 0
@@ -624,89 +624,89 @@ cdef long long sum_14_losers(Ctx* c, int loser) noexcept:
 # ---------------------------------------------------------------- requirements
 
 
-cdef int unmet_requirement(Ctx* c) noexcept:
+cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
     return -1
 
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
-cdef long long fan_00_win(Ctx* c) noexcept:
+cdef long long fan_00_win(Ctx* c) noexcept nogil:
     # fan 胡牌 "Win" 10: shape == standard
     return 1 if (c.d.shape == T_standard) else 0
 
 
-cdef long long fan_01_claimed_pung_small(Ctx* c) noexcept:
+cdef long long fan_01_claimed_pung_small(Ctx* c) noexcept nogil:
     # fan 小对碰 "Claimed pung, small" 1 each: count(pungs, not concealed and 小牌)
     return max(count_00_pungs(c), 0)
 
 
-cdef long long fan_02_claimed_pung_middle(Ctx* c) noexcept:
+cdef long long fan_02_claimed_pung_middle(Ctx* c) noexcept nogil:
     # fan 中对碰 "Claimed pung, middle" 2 each: count(pungs, not concealed and 中牌)
     return max(count_01_pungs(c), 0)
 
 
-cdef long long fan_03_claimed_pung_big(Ctx* c) noexcept:
+cdef long long fan_03_claimed_pung_big(Ctx* c) noexcept nogil:
     # fan 大对碰 "Claimed pung, big" 4 each: count(pungs, not concealed and 大牌)
     return max(count_02_pungs(c), 0)
 
 
-cdef long long fan_04_last_copy_pung_small(Ctx* c) noexcept:
+cdef long long fan_04_last_copy_pung_small(Ctx* c) noexcept nogil:
     # fan 小对瘪 "Last-copy pung, small" 2: 对瘪小 and any(pungs, declared and 小牌)
     return 1 if (c.h.context[CTX_6] and any_03_pungs(c)) else 0
 
 
-cdef long long fan_05_last_copy_pung_middle(Ctx* c) noexcept:
+cdef long long fan_05_last_copy_pung_middle(Ctx* c) noexcept nogil:
     # fan 中对瘪 "Last-copy pung, middle" 4: 对瘪中 and any(pungs, declared and 中牌)
     return 1 if (c.h.context[CTX_7] and any_04_pungs(c)) else 0
 
 
-cdef long long fan_06_last_copy_pung_big(Ctx* c) noexcept:
+cdef long long fan_06_last_copy_pung_big(Ctx* c) noexcept nogil:
     # fan 大对瘪 "Last-copy pung, big" 8: 对瘪大 and any(pungs, declared and 大牌)
     return 1 if (c.h.context[CTX_8] and any_05_pungs(c)) else 0
 
 
-cdef long long fan_07_laid_down_triplet_small(Ctx* c) noexcept:
+cdef long long fan_07_laid_down_triplet_small(Ctx* c) noexcept nogil:
     # fan 小招 "Laid-down triplet, small" 4 each: count(pungs, concealed and 小牌)
     return max(count_06_pungs(c), 0)
 
 
-cdef long long fan_08_laid_down_triplet_middle(Ctx* c) noexcept:
+cdef long long fan_08_laid_down_triplet_middle(Ctx* c) noexcept nogil:
     # fan 中招 "Laid-down triplet, middle" 8 each: count(pungs, concealed and 中牌)
     return max(count_07_pungs(c), 0)
 
 
-cdef long long fan_09_laid_down_triplet_big(Ctx* c) noexcept:
+cdef long long fan_09_laid_down_triplet_big(Ctx* c) noexcept nogil:
     # fan 大招 "Laid-down triplet, big" 16 each: count(pungs, concealed and 大牌)
     return max(count_08_pungs(c), 0)
 
 
-cdef long long fan_10_bottom_tile(Ctx* c) noexcept:
+cdef long long fan_10_bottom_tile(Ctx* c) noexcept nogil:
     # fan 底牌 "Bottom tile" (sum(pungs, ((1 if 小牌 else (2 if 中牌 else 4)) * (4 if concealed else 1)) if with_win else 0)): 底牌 and any(pungs, with_win)
     return 1 if (c.h.context[CTX_9] and any_09_pungs(c)) else 0
 
 
-cdef long long fan_11_loser_s_claimed_pung_small(Ctx* c, int loser) noexcept:
+cdef long long fan_11_loser_s_claimed_pung_small(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家小对碰 "Loser's claimed pung, small" 1 each: count(loser_melds, pung and 小牌)
     return max(count_11_loser_melds(c, loser), 0)
 
 
-cdef long long fan_12_loser_s_claimed_pung_middle(Ctx* c, int loser) noexcept:
+cdef long long fan_12_loser_s_claimed_pung_middle(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家中对碰 "Loser's claimed pung, middle" 2 each: count(loser_melds, pung and 中牌)
     return max(count_12_loser_melds(c, loser), 0)
 
 
-cdef long long fan_13_loser_s_claimed_pung_big(Ctx* c, int loser) noexcept:
+cdef long long fan_13_loser_s_claimed_pung_big(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家大对碰 "Loser's claimed pung, big" 4 each: count(loser_melds, pung and 大牌)
     return max(count_13_loser_melds(c, loser), 0)
 
 
-cdef long long fan_10_bottom_tile_value(Ctx* c) noexcept:
+cdef long long fan_10_bottom_tile_value(Ctx* c) noexcept nogil:
     # the value of one 底牌: fan 底牌 "Bottom tile" (sum(pungs, ((1 if 小牌 else (2 if 中牌 else 4)) * (4 if concealed else 1)) if with_win else 0)): 底牌 and any(pungs, with_win)
     return sum_10_pungs(c)
 
 
-cdef void count_fans(Ctx* c) noexcept:
+cdef void count_fans(Ctx* c) noexcept nogil:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
     c.n[FAN_00_WIN] = fan_00_win(c)
     c.n[FAN_01_CLAIMED_PUNG_SMALL] = fan_01_claimed_pung_small(c)
@@ -721,7 +721,7 @@ cdef void count_fans(Ctx* c) noexcept:
     c.n[FAN_10_BOTTOM_TILE] = fan_10_bottom_tile(c)
 
 
-cdef void value_fans(Ctx* c) noexcept:
+cdef void value_fans(Ctx* c) noexcept nogil:
     """Computed values of the fans that occur (fixed values come from FAN_AMOUNT)."""
     if c.n[FAN_10_BOTTOM_TILE] > 0:
         c.v[FAN_10_BOTTOM_TILE] = fan_10_bottom_tile_value(c)
@@ -729,21 +729,21 @@ cdef void value_fans(Ctx* c) noexcept:
 # ---------------------------------------------------------------- settlement values (let)
 
 
-cdef long long let_settle_0(Ctx* c, int loser) noexcept:
+cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 差 = total + sum(losers, loser_total) - 3 * loser_total
     return minus(c, plus(c, c.total, sum_14_losers(c, loser)), times(c, 3, c.share_total[loser]))
 
 # ================================================================ settlement
 
 
-cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nogil:
     """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
     n[FAN_11_LOSER_S_CLAIMED_PUNG_SMALL] = fan_11_loser_s_claimed_pung_small(c, loser)
     n[FAN_12_LOSER_S_CLAIMED_PUNG_MIDDLE] = fan_12_loser_s_claimed_pung_middle(c, loser)
     n[FAN_13_LOSER_S_CLAIMED_PUNG_BIG] = fan_13_loser_s_claimed_pung_big(c, loser)
 
 
-cdef bint pay(Ctx* c) noexcept:
+cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
@@ -1041,7 +1041,7 @@ CHECKER = Checker(SPEC_NAME, SPEC_HASH, SPEC_IR, TEXT_VALUES, TILE_CODES, KEYS, 
                   True)
 
 
-cdef void link(Tables* t) noexcept:
+cdef void link(Tables* t) noexcept nogil:
     t.n_tiles = N_TILES
     t.n_players = N_PLAYERS
     t.hand_size = 17

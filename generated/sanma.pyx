@@ -698,7 +698,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs, thirte
 # ---------------------------------------------------------------- named values (top-level let)
 
 
-cdef long long let_0(Ctx* c) noexcept:
+cdef long long let_0(Ctx* c) noexcept nogil:
     # let 面子手 = shape == standard
     if c.let_stamp[0] != c.stamp:  # computed once per decomposition
         c.let_value[0] = (c.d.shape == T_standard)
@@ -706,7 +706,7 @@ cdef long long let_0(Ctx* c) noexcept:
     return c.let_value[0]
 
 
-cdef long long let_1(Ctx* c) noexcept:
+cdef long long let_1(Ctx* c) noexcept nogil:
     # let 门前 = not opened
     if c.let_stamp[1] != c.stamp:  # computed once per decomposition
         c.let_value[1] = (not c.opened)
@@ -714,7 +714,7 @@ cdef long long let_1(Ctx* c) noexcept:
     return c.let_value[1]
 
 
-cdef long long let_2(Ctx* c) noexcept:
+cdef long long let_2(Ctx* c) noexcept nogil:
     # let 同顺对 = combinations(chows, 2, same(tile))
     if c.let_stamp[2] != c.stamp:  # computed once per decomposition
         c.let_value[2] = combinations_00_chows(c)
@@ -722,7 +722,7 @@ cdef long long let_2(Ctx* c) noexcept:
     return c.let_value[2]
 
 
-cdef long long let_3(Ctx* c) noexcept:
+cdef long long let_3(Ctx* c) noexcept nogil:
     # let 三色同顺数 = combinations(chows, 3, distinct(suit) and step == 0)
     if c.let_stamp[3] != c.stamp:  # computed once per decomposition
         c.let_value[3] = combinations_01_chows(c)
@@ -730,7 +730,7 @@ cdef long long let_3(Ctx* c) noexcept:
     return c.let_value[3]
 
 
-cdef long long let_4(Ctx* c) noexcept:
+cdef long long let_4(Ctx* c) noexcept nogil:
     # let 三色同刻数 = combinations(pungs, 3, numbered and distinct(suit) and step == 0)
     if c.let_stamp[4] != c.stamp:  # computed once per decomposition
         c.let_value[4] = combinations_02_pungs(c)
@@ -738,7 +738,7 @@ cdef long long let_4(Ctx* c) noexcept:
     return c.let_value[4]
 
 
-cdef long long let_5(Ctx* c) noexcept:
+cdef long long let_5(Ctx* c) noexcept nogil:
     # let 一气通贯数 = combinations(chows, 3, same(suit) and step == 3)
     if c.let_stamp[5] != c.stamp:  # computed once per decomposition
         c.let_value[5] = combinations_03_chows(c)
@@ -746,7 +746,7 @@ cdef long long let_5(Ctx* c) noexcept:
     return c.let_value[5]
 
 
-cdef long long let_6(Ctx* c) noexcept:
+cdef long long let_6(Ctx* c) noexcept nogil:
     # let 字牌数 = count(tiles, 字)
     if c.let_stamp[6] != c.stamp:  # computed once per decomposition
         c.let_value[6] = count_held(c, TILESET_6)
@@ -754,7 +754,7 @@ cdef long long let_6(Ctx* c) noexcept:
     return c.let_value[6]
 
 
-cdef long long let_7(Ctx* c) noexcept:
+cdef long long let_7(Ctx* c) noexcept nogil:
     # let 九莲形 = (面子手 and count(groups, declared) == 0 and suits == 1 and 字牌数 == 0 and count(tiles, rank == 1) >= 3 and count(tiles, rank == 9) >= 3 and count(tiles, rank == 2) >= 1 and count(tiles, rank == 3) >= 1 and count(tiles, rank == 4) >= 1 and count(tiles, rank == 5) >= 1 and count(tiles, rank == 6) >= 1 and count(tiles, rank == 7) >= 1 and count(tiles, rank == 8) >= 1)
     if c.let_stamp[7] != c.stamp:  # computed once per decomposition
         c.let_value[7] = ((let_0(c) != 0) and (count_04_groups(c) == 0) and (c.suits == 1) and (let_6(c) == 0)
@@ -765,7 +765,7 @@ cdef long long let_7(Ctx* c) noexcept:
     return c.let_value[7]
 
 
-cdef long long let_8(Ctx* c) noexcept:
+cdef long long let_8(Ctx* c) noexcept nogil:
     # let 纯正九莲 = count(tiles, tile == win) == 2 or count(tiles, tile == win) == 4
     if c.let_stamp[8] != c.stamp:  # computed once per decomposition
         c.let_value[8] = ((count_14_tiles(c) == 2) or (count_14_tiles(c) == 4))
@@ -773,7 +773,7 @@ cdef long long let_8(Ctx* c) noexcept:
     return c.let_value[8]
 
 
-cdef long long let_9(Ctx* c) noexcept:
+cdef long long let_9(Ctx* c) noexcept nogil:
     # let 自摸付款人数 = 2
     if c.let_stamp[9] != c.stamp:  # computed once per decomposition
         c.let_value[9] = 2
@@ -781,7 +781,7 @@ cdef long long let_9(Ctx* c) noexcept:
     return c.let_value[9]
 
 
-cdef long long let_10(Ctx* c) noexcept:
+cdef long long let_10(Ctx* c) noexcept nogil:
     # let 面子符 = sum(pungs, (4 if 幺九 else 2) * (2 if concealed else 1) * (4 if kong else 1))
     if c.let_stamp[10] != c.stamp:  # computed once per decomposition
         c.let_value[10] = sum_15_pungs(c)
@@ -789,7 +789,7 @@ cdef long long let_10(Ctx* c) noexcept:
     return c.let_value[10]
 
 
-cdef long long let_11(Ctx* c) noexcept:
+cdef long long let_11(Ctx* c) noexcept nogil:
     # let 听牌符 = 2 if wait == edge or wait == closed or wait == single else 0
     if c.let_stamp[11] != c.stamp:  # computed once per decomposition
         c.let_value[11] = (2 if ((c.d.wait == T_edge) or (c.d.wait == T_closed) or (c.d.wait == T_single)) else 0)
@@ -797,7 +797,7 @@ cdef long long let_11(Ctx* c) noexcept:
     return c.let_value[11]
 
 
-cdef long long let_12(Ctx* c) noexcept:
+cdef long long let_12(Ctx* c) noexcept nogil:
     # let 雀头符 = ((2 if pair in 箭牌 or pair in 北牌 else 0) + (2 if pair == seat_wind else 0) + (2 if pair == round_wind else 0))
     if c.let_stamp[12] != c.stamp:  # computed once per decomposition
         c.let_value[12] = plus(c, plus(c,
@@ -808,7 +808,7 @@ cdef long long let_12(Ctx* c) noexcept:
     return c.let_value[12]
 
 
-cdef long long let_13(Ctx* c) noexcept:
+cdef long long let_13(Ctx* c) noexcept nogil:
     # let 手牌符 = 面子符 + 听牌符 + 雀头符
     if c.let_stamp[13] != c.stamp:  # computed once per decomposition
         c.let_value[13] = plus(c, plus(c, let_10(c), let_11(c)), let_12(c))
@@ -816,7 +816,7 @@ cdef long long let_13(Ctx* c) noexcept:
     return c.let_value[13]
 
 
-cdef long long let_14(Ctx* c) noexcept:
+cdef long long let_14(Ctx* c) noexcept nogil:
     # let 自摸符 = 2 if self_drawn and (手牌符 > 0 or pinfu_tsumo_fu) else 0
     if c.let_stamp[14] != c.stamp:  # computed once per decomposition
         c.let_value[14] = (2 if (c.h.context[CTX_self_drawn]
@@ -825,7 +825,7 @@ cdef long long let_14(Ctx* c) noexcept:
     return c.let_value[14]
 
 
-cdef long long let_15(Ctx* c) noexcept:
+cdef long long let_15(Ctx* c) noexcept nogil:
     # let 副露平和符 = 2 if opened and 手牌符 + 自摸符 == 0 and open_pinfu_fu else 0
     if c.let_stamp[15] != c.stamp:  # computed once per decomposition
         c.let_value[15] = (2 if (c.opened and (plus(c, let_13(c), let_14(c)) == 0)
@@ -834,7 +834,7 @@ cdef long long let_15(Ctx* c) noexcept:
     return c.let_value[15]
 
 
-cdef long long let_16(Ctx* c) noexcept:
+cdef long long let_16(Ctx* c) noexcept nogil:
     # let 底符 = 30 if 门前 and not self_drawn else 20
     if c.let_stamp[16] != c.stamp:  # computed once per decomposition
         c.let_value[16] = (30 if ((let_1(c) != 0) and (not c.h.context[CTX_self_drawn])) else 20)
@@ -842,7 +842,7 @@ cdef long long let_16(Ctx* c) noexcept:
     return c.let_value[16]
 
 
-cdef long long let_17(Ctx* c) noexcept:
+cdef long long let_17(Ctx* c) noexcept nogil:
     # let 符数 = 25 if shape == seven_pairs else roundup(底符 + 手牌符 + 自摸符 + 副露平和符, 10)
     if c.let_stamp[17] != c.stamp:  # computed once per decomposition
         c.let_value[17] = (25 if (c.d.shape == T_seven_pairs) else roundup(c,
@@ -854,7 +854,7 @@ cdef long long let_17(Ctx* c) noexcept:
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long combinations_00_chows(Ctx* c) noexcept:
+cdef long long combinations_00_chows(Ctx* c) noexcept nogil:
     # combinations(chows, 2, same(tile))
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[2]
@@ -872,7 +872,7 @@ cdef long long combinations_00_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long combinations_01_chows(Ctx* c) noexcept:
+cdef long long combinations_01_chows(Ctx* c) noexcept nogil:
     # combinations(chows, 3, distinct(suit) and step == 0)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -893,7 +893,7 @@ cdef long long combinations_01_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long combinations_02_pungs(Ctx* c) noexcept:
+cdef long long combinations_02_pungs(Ctx* c) noexcept nogil:
     # combinations(pungs, 3, numbered and distinct(suit) and step == 0)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -915,7 +915,7 @@ cdef long long combinations_02_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long combinations_03_chows(Ctx* c) noexcept:
+cdef long long combinations_03_chows(Ctx* c) noexcept nogil:
     # combinations(chows, 3, same(suit) and step == 3)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -936,7 +936,7 @@ cdef long long combinations_03_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_04_groups(Ctx* c) noexcept:
+cdef long long count_04_groups(Ctx* c) noexcept nogil:
     # count(groups, declared)
     cdef int k
     cdef const Group* g
@@ -948,7 +948,7 @@ cdef long long count_04_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_05_tiles(Ctx* c) noexcept:
+cdef long long count_05_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 1)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -961,7 +961,7 @@ cdef long long count_05_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_06_tiles(Ctx* c) noexcept:
+cdef long long count_06_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 9)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -974,7 +974,7 @@ cdef long long count_06_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_07_tiles(Ctx* c) noexcept:
+cdef long long count_07_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 2)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -987,7 +987,7 @@ cdef long long count_07_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_08_tiles(Ctx* c) noexcept:
+cdef long long count_08_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 3)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1000,7 +1000,7 @@ cdef long long count_08_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_09_tiles(Ctx* c) noexcept:
+cdef long long count_09_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 4)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1013,7 +1013,7 @@ cdef long long count_09_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_10_tiles(Ctx* c) noexcept:
+cdef long long count_10_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 5)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1026,7 +1026,7 @@ cdef long long count_10_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_11_tiles(Ctx* c) noexcept:
+cdef long long count_11_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 6)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1039,7 +1039,7 @@ cdef long long count_11_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_12_tiles(Ctx* c) noexcept:
+cdef long long count_12_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 7)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1052,7 +1052,7 @@ cdef long long count_12_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_13_tiles(Ctx* c) noexcept:
+cdef long long count_13_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 8)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1065,7 +1065,7 @@ cdef long long count_13_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_14_tiles(Ctx* c) noexcept:
+cdef long long count_14_tiles(Ctx* c) noexcept nogil:
     # count(tiles, tile == win)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1078,7 +1078,7 @@ cdef long long count_14_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long sum_15_pungs(Ctx* c) noexcept:
+cdef long long sum_15_pungs(Ctx* c) noexcept nogil:
     # sum(pungs, (4 if 幺九 else 2) * (2 if concealed else 1) * (4 if kong else 1))
     cdef int k
     cdef const Group* g
@@ -1093,7 +1093,7 @@ cdef long long sum_15_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_16_pairs(Ctx* c) noexcept:
+cdef bint any_16_pairs(Ctx* c) noexcept nogil:
     # any(pairs, tile == win)
     cdef int k
     cdef const Group* g
@@ -1106,7 +1106,7 @@ cdef bint any_16_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_17_pungs(Ctx* c) noexcept:
+cdef long long count_17_pungs(Ctx* c) noexcept nogil:
     # count(pungs, concealed)
     cdef int k
     cdef const Group* g
@@ -1120,7 +1120,7 @@ cdef long long count_17_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_18_pungs(Ctx* c) noexcept:
+cdef long long count_18_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 箭牌)
     cdef int k
     cdef const Group* g
@@ -1134,7 +1134,7 @@ cdef long long count_18_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_19_pungs(Ctx* c) noexcept:
+cdef long long count_19_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 风牌)
     cdef int k
     cdef const Group* g
@@ -1148,7 +1148,7 @@ cdef long long count_19_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_20_pairs(Ctx* c) noexcept:
+cdef bint any_20_pairs(Ctx* c) noexcept nogil:
     # any(pairs, 风牌)
     cdef int k
     cdef const Group* g
@@ -1161,7 +1161,7 @@ cdef bint any_20_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_21_kongs(Ctx* c) noexcept:
+cdef long long count_21_kongs(Ctx* c) noexcept nogil:
     # count(kongs)
     cdef int k
     cdef const Group* g
@@ -1175,7 +1175,7 @@ cdef long long count_21_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_22_pungs(Ctx* c) noexcept:
+cdef long long count_22_pungs(Ctx* c) noexcept nogil:
     # count(pungs)
     cdef int k
     cdef const Group* g
@@ -1189,7 +1189,7 @@ cdef long long count_22_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_23_pungs(Ctx* c) noexcept:
+cdef bint any_23_pungs(Ctx* c) noexcept nogil:
     # any(pungs, 白牌)
     cdef int k
     cdef const Group* g
@@ -1202,7 +1202,7 @@ cdef bint any_23_pungs(Ctx* c) noexcept:
     return False
 
 
-cdef bint any_24_pungs(Ctx* c) noexcept:
+cdef bint any_24_pungs(Ctx* c) noexcept nogil:
     # any(pungs, 发牌)
     cdef int k
     cdef const Group* g
@@ -1215,7 +1215,7 @@ cdef bint any_24_pungs(Ctx* c) noexcept:
     return False
 
 
-cdef bint any_25_pungs(Ctx* c) noexcept:
+cdef bint any_25_pungs(Ctx* c) noexcept nogil:
     # any(pungs, 中牌)
     cdef int k
     cdef const Group* g
@@ -1228,7 +1228,7 @@ cdef bint any_25_pungs(Ctx* c) noexcept:
     return False
 
 
-cdef bint any_26_pungs(Ctx* c) noexcept:
+cdef bint any_26_pungs(Ctx* c) noexcept nogil:
     # any(pungs, tile == seat_wind)
     cdef int k
     cdef const Group* g
@@ -1242,7 +1242,7 @@ cdef bint any_26_pungs(Ctx* c) noexcept:
     return result
 
 
-cdef bint any_27_pungs(Ctx* c) noexcept:
+cdef bint any_27_pungs(Ctx* c) noexcept nogil:
     # any(pungs, tile == round_wind)
     cdef int k
     cdef const Group* g
@@ -1256,7 +1256,7 @@ cdef bint any_27_pungs(Ctx* c) noexcept:
     return result
 
 
-cdef long long count_28_chows(Ctx* c) noexcept:
+cdef long long count_28_chows(Ctx* c) noexcept nogil:
     # count(chows)
     cdef int k
     cdef const Group* g
@@ -1270,7 +1270,7 @@ cdef long long count_28_chows(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_29_groups(Ctx* c) noexcept:
+cdef bint all_29_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(幺九))
     cdef int k
     cdef const Group* g
@@ -1281,7 +1281,7 @@ cdef bint all_29_groups(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_30_groups(Ctx* c) noexcept:
+cdef long long count_30_groups(Ctx* c) noexcept nogil:
     # count(groups, 箭牌 and (pung or pair))
     cdef int k
     cdef const Group* g
@@ -1293,7 +1293,7 @@ cdef long long count_30_groups(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_31_groups(Ctx* c) noexcept:
+cdef bint all_31_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(老头))
     cdef int k
     cdef const Group* g
@@ -1304,7 +1304,7 @@ cdef bint all_31_groups(Ctx* c) noexcept:
     return True
 
 
-cdef bint any_32_pungs(Ctx* c) noexcept:
+cdef bint any_32_pungs(Ctx* c) noexcept nogil:
     # any(pungs, 北牌)
     cdef int k
     cdef const Group* g
@@ -1317,7 +1317,7 @@ cdef bint any_32_pungs(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_33_kinds(Ctx* c) noexcept:
+cdef long long count_33_kinds(Ctx* c) noexcept nogil:
     # count(kinds)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1331,7 +1331,7 @@ cdef long long count_33_kinds(Ctx* c) noexcept:
 # ---------------------------------------------------------------- requirements
 
 
-cdef int unmet_requirement(Ctx* c) noexcept:
+cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
     # require 海底岭上: not (last_tile and (kong_replacement or robbing_kong))
     if not (not (c.h.context[CTX_last_tile]
@@ -1352,317 +1352,317 @@ cdef int unmet_requirement(Ctx* c) noexcept:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
-cdef long long fan_00_kokushi_musou(Ctx* c) noexcept:
+cdef long long fan_00_kokushi_musou(Ctx* c) noexcept nogil:
     # fan 国士無双 "Kokushi Musou" 13: shape == thirteen_orphans and not any(pairs, tile == win)
     return 1 if ((c.d.shape == T_thirteen_orphans) and (not any_16_pairs(c))) else 0
 
 
-cdef long long fan_01_kokushi_musou_juusanmen_matchi(Ctx* c) noexcept:
+cdef long long fan_01_kokushi_musou_juusanmen_matchi(Ctx* c) noexcept nogil:
     # fan 国士無双十三面 "Kokushi Musou Juusanmen Matchi" (26 if double_yakuman else 13): shape == thirteen_orphans and any(pairs, tile == win)
     return 1 if ((c.d.shape == T_thirteen_orphans) and any_16_pairs(c)) else 0
 
 
-cdef long long fan_02_suu_ankou(Ctx* c) noexcept:
+cdef long long fan_02_suu_ankou(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Suu Ankou" 13: count(pungs, concealed) == 4 and wait != single
     return 1 if ((count_17_pungs(c) == 4) and (c.d.wait != T_single)) else 0
 
 
-cdef long long fan_03_suu_ankou_tanki(Ctx* c) noexcept:
+cdef long long fan_03_suu_ankou_tanki(Ctx* c) noexcept nogil:
     # fan 四暗刻単騎 "Suu Ankou Tanki" (26 if double_yakuman else 13): count(pungs, concealed) == 4 and wait == single
     return 1 if ((count_17_pungs(c) == 4) and (c.d.wait == T_single)) else 0
 
 
-cdef long long fan_04_daisangen(Ctx* c) noexcept:
+cdef long long fan_04_daisangen(Ctx* c) noexcept nogil:
     # fan 大三元 "Daisangen" 13: count(pungs, 箭牌) == 3
     return 1 if (count_18_pungs(c) == 3) else 0
 
 
-cdef long long fan_05_shousuushii(Ctx* c) noexcept:
+cdef long long fan_05_shousuushii(Ctx* c) noexcept nogil:
     # fan 小四喜 "Shousuushii" 13: count(pungs, 风牌) == 3 and any(pairs, 风牌)
     return 1 if ((count_19_pungs(c) == 3) and any_20_pairs(c)) else 0
 
 
-cdef long long fan_06_dai_suushii(Ctx* c) noexcept:
+cdef long long fan_06_dai_suushii(Ctx* c) noexcept nogil:
     # fan 大四喜 "Dai Suushii" (26 if double_yakuman else 13): count(pungs, 风牌) == 4
     return 1 if (count_19_pungs(c) == 4) else 0
 
 
-cdef long long fan_07_tsuu_iisou(Ctx* c) noexcept:
+cdef long long fan_07_tsuu_iisou(Ctx* c) noexcept nogil:
     # fan 字一色 "Tsuu Iisou" 13: all(tiles, 字)
     return 1 if ((c.held_tiles & ~TILESET_6) == 0) else 0
 
 
-cdef long long fan_08_chinroutou(Ctx* c) noexcept:
+cdef long long fan_08_chinroutou(Ctx* c) noexcept nogil:
     # fan 清老頭 "Chinroutou" 13: all(tiles, 老头)
     return 1 if ((c.held_tiles & ~TILESET_9) == 0) else 0
 
 
-cdef long long fan_09_ryuuiisou(Ctx* c) noexcept:
+cdef long long fan_09_ryuuiisou(Ctx* c) noexcept nogil:
     # fan 緑一色 "Ryuuiisou" 13: all(tiles, 绿)
     return 1 if ((c.held_tiles & ~TILESET_15) == 0) else 0
 
 
-cdef long long fan_10_suu_kantsu(Ctx* c) noexcept:
+cdef long long fan_10_suu_kantsu(Ctx* c) noexcept nogil:
     # fan 四槓子 "Suu Kantsu" 13: count(kongs) == 4
     return 1 if (count_21_kongs(c) == 4) else 0
 
 
-cdef long long fan_11_chuuren_poutou(Ctx* c) noexcept:
+cdef long long fan_11_chuuren_poutou(Ctx* c) noexcept nogil:
     # fan 九蓮宝燈 "Chuuren Poutou" 13: 九莲形 and not 纯正九莲
     return 1 if ((let_7(c) != 0) and (not (let_8(c) != 0))) else 0
 
 
-cdef long long fan_12_daburu_chuuren_poutou(Ctx* c) noexcept:
+cdef long long fan_12_daburu_chuuren_poutou(Ctx* c) noexcept nogil:
     # fan 純正九蓮宝燈 "Daburu Chuuren Poutou" (26 if double_yakuman else 13): 九莲形 and 纯正九莲
     return 1 if ((let_7(c) != 0) and (let_8(c) != 0)) else 0
 
 
-cdef long long fan_13_tenhou(Ctx* c) noexcept:
+cdef long long fan_13_tenhou(Ctx* c) noexcept nogil:
     # fan 天和 "Tenhou" 13: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_14_chiihou(Ctx* c) noexcept:
+cdef long long fan_14_chiihou(Ctx* c) noexcept nogil:
     # fan 地和 "Chiihou" 13: first_turn and not is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
                  and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_15_riichi(Ctx* c) noexcept:
+cdef long long fan_15_riichi(Ctx* c) noexcept nogil:
     # fan 立直 "Riichi" 1: riichi and not double_riichi
     return 1 if (c.h.context[CTX_riichi] and (not c.h.context[CTX_double_riichi])) else 0
 
 
-cdef long long fan_16_ippatsu(Ctx* c) noexcept:
+cdef long long fan_16_ippatsu(Ctx* c) noexcept nogil:
     # fan 一発 "Ippatsu" 1: ippatsu
     return 1 if c.h.context[CTX_ippatsu] else 0
 
 
-cdef long long fan_17_menzen_tsumo(Ctx* c) noexcept:
+cdef long long fan_17_menzen_tsumo(Ctx* c) noexcept nogil:
     # fan 門前清自摸和 "Menzen Tsumo" 1: 门前 and self_drawn
     return 1 if ((let_1(c) != 0) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_18_pinfu(Ctx* c) noexcept:
+cdef long long fan_18_pinfu(Ctx* c) noexcept nogil:
     # fan 平和 "Pinfu" 1: 门前 and 面子手 and count(pungs) == 0 and wait == two_sided and 雀头符 == 0 and 自摸符 == 0
     return 1 if ((let_1(c) != 0) and (let_0(c) != 0) and (count_22_pungs(c) == 0) and (c.d.wait == T_two_sided)
                  and (let_12(c) == 0) and (let_14(c) == 0)) else 0
 
 
-cdef long long fan_19_tanyao(Ctx* c) noexcept:
+cdef long long fan_19_tanyao(Ctx* c) noexcept nogil:
     # fan 断幺九 "Tanyao" 1: not any(tiles, 幺九) and (门前 or open_tanyao)
     return 1 if ((not ((c.held_tiles & TILESET_8) != 0)) and ((let_1(c) != 0)
                                                               or c.h.options[OPTION_open_tanyao])) else 0
 
 
-cdef long long fan_20_iipeiko(Ctx* c) noexcept:
+cdef long long fan_20_iipeiko(Ctx* c) noexcept nogil:
     # fan 一盃口 "Iipeiko" 1: 门前 and (同顺对 == 1 or 同顺对 == 3)
     return 1 if ((let_1(c) != 0) and ((let_2(c) == 1) or (let_2(c) == 3))) else 0
 
 
-cdef long long fan_21_yakuhai_haku(Ctx* c) noexcept:
+cdef long long fan_21_yakuhai_haku(Ctx* c) noexcept nogil:
     # fan 役牌白 "Yakuhai (haku)" 1: any(pungs, 白牌)
     return 1 if any_23_pungs(c) else 0
 
 
-cdef long long fan_22_yakuhai_hatsu(Ctx* c) noexcept:
+cdef long long fan_22_yakuhai_hatsu(Ctx* c) noexcept nogil:
     # fan 役牌發 "Yakuhai (hatsu)" 1: any(pungs, 发牌)
     return 1 if any_24_pungs(c) else 0
 
 
-cdef long long fan_23_yakuhai_chun(Ctx* c) noexcept:
+cdef long long fan_23_yakuhai_chun(Ctx* c) noexcept nogil:
     # fan 役牌中 "Yakuhai (chun)" 1: any(pungs, 中牌)
     return 1 if any_25_pungs(c) else 0
 
 
-cdef long long fan_24_yakuhai_seat_wind(Ctx* c) noexcept:
+cdef long long fan_24_yakuhai_seat_wind(Ctx* c) noexcept nogil:
     # fan 自風 "Yakuhai (seat wind)" 1: any(pungs, tile == seat_wind)
     return 1 if any_26_pungs(c) else 0
 
 
-cdef long long fan_25_yakuhai_round_wind(Ctx* c) noexcept:
+cdef long long fan_25_yakuhai_round_wind(Ctx* c) noexcept nogil:
     # fan 場風 "Yakuhai (round wind)" 1: any(pungs, tile == round_wind)
     return 1 if any_27_pungs(c) else 0
 
 
-cdef long long fan_26_rinshan_kaihou(Ctx* c) noexcept:
+cdef long long fan_26_rinshan_kaihou(Ctx* c) noexcept nogil:
     # fan 嶺上開花 "Rinshan Kaihou" 1: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_27_chankan(Ctx* c) noexcept:
+cdef long long fan_27_chankan(Ctx* c) noexcept nogil:
     # fan 槍槓 "Chankan" 1: robbing_kong and not self_drawn
     return 1 if (c.h.context[CTX_robbing_kong] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_28_haitei_raoyue(Ctx* c) noexcept:
+cdef long long fan_28_haitei_raoyue(Ctx* c) noexcept nogil:
     # fan 海底摸月 "Haitei Raoyue" 1: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_29_houtei_raoyui(Ctx* c) noexcept:
+cdef long long fan_29_houtei_raoyui(Ctx* c) noexcept nogil:
     # fan 河底撈魚 "Houtei Raoyui" 1: last_tile and not self_drawn
     return 1 if (c.h.context[CTX_last_tile] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_30_double_riichi(Ctx* c) noexcept:
+cdef long long fan_30_double_riichi(Ctx* c) noexcept nogil:
     # fan ダブル立直 "Double Riichi" 2: double_riichi
     return 1 if c.h.context[CTX_double_riichi] else 0
 
 
-cdef long long fan_31_chiitoitsu(Ctx* c) noexcept:
+cdef long long fan_31_chiitoitsu(Ctx* c) noexcept nogil:
     # fan 七対子 "Chiitoitsu" 2: shape == seven_pairs
     return 1 if (c.d.shape == T_seven_pairs) else 0
 
 
-cdef long long fan_32_chantai(Ctx* c) noexcept:
+cdef long long fan_32_chantai(Ctx* c) noexcept nogil:
     # fan 混全帯幺九 "Chantai" (2 if 门前 else 1): 面子手 and count(chows) > 0 and all(groups, contains(幺九)) and 字牌数 > 0
     return 1 if ((let_0(c) != 0) and (count_28_chows(c) > 0) and all_29_groups(c) and (let_6(c) > 0)) else 0
 
 
-cdef long long fan_33_ittsu(Ctx* c) noexcept:
+cdef long long fan_33_ittsu(Ctx* c) noexcept nogil:
     # fan 一気通貫 "Ittsu" (2 if 门前 else 1): 一气通贯数 > 0
     return 1 if (let_5(c) > 0) else 0
 
 
-cdef long long fan_34_sanshoku_doujun(Ctx* c) noexcept:
+cdef long long fan_34_sanshoku_doujun(Ctx* c) noexcept nogil:
     # fan 三色同順 "Sanshoku Doujun" (2 if 门前 else 1): 三色同顺数 > 0
     return 1 if (let_3(c) > 0) else 0
 
 
-cdef long long fan_35_sanshoku_doukou(Ctx* c) noexcept:
+cdef long long fan_35_sanshoku_doukou(Ctx* c) noexcept nogil:
     # fan 三色同刻 "Sanshoku Doukou" 2: 三色同刻数 > 0
     return 1 if (let_4(c) > 0) else 0
 
 
-cdef long long fan_36_toitoi(Ctx* c) noexcept:
+cdef long long fan_36_toitoi(Ctx* c) noexcept nogil:
     # fan 対々和 "Toitoi" 2: count(pungs) == 4
     return 1 if (count_22_pungs(c) == 4) else 0
 
 
-cdef long long fan_37_san_ankou(Ctx* c) noexcept:
+cdef long long fan_37_san_ankou(Ctx* c) noexcept nogil:
     # fan 三暗刻 "San Ankou" 2: count(pungs, concealed) == 3
     return 1 if (count_17_pungs(c) == 3) else 0
 
 
-cdef long long fan_38_san_kantsu(Ctx* c) noexcept:
+cdef long long fan_38_san_kantsu(Ctx* c) noexcept nogil:
     # fan 三槓子 "San Kantsu" 2: count(kongs) == 3
     return 1 if (count_21_kongs(c) == 3) else 0
 
 
-cdef long long fan_39_shou_sangen(Ctx* c) noexcept:
+cdef long long fan_39_shou_sangen(Ctx* c) noexcept nogil:
     # fan 小三元 "Shou Sangen" 2: 面子手 and count(groups, 箭牌 and (pung or pair)) == 3
     return 1 if ((let_0(c) != 0) and (count_30_groups(c) == 3)) else 0
 
 
-cdef long long fan_40_honroutou(Ctx* c) noexcept:
+cdef long long fan_40_honroutou(Ctx* c) noexcept nogil:
     # fan 混老頭 "Honroutou" 2: all(tiles, 幺九)
     return 1 if ((c.held_tiles & ~TILESET_8) == 0) else 0
 
 
-cdef long long fan_41_ryanpeikou(Ctx* c) noexcept:
+cdef long long fan_41_ryanpeikou(Ctx* c) noexcept nogil:
     # fan 二盃口 "Ryanpeikou" 3: 门前 and (同顺对 == 2 or 同顺对 == 6)
     return 1 if ((let_1(c) != 0) and ((let_2(c) == 2) or (let_2(c) == 6))) else 0
 
 
-cdef long long fan_42_junchan(Ctx* c) noexcept:
+cdef long long fan_42_junchan(Ctx* c) noexcept nogil:
     # fan 純全帯幺九 "Junchan" (3 if 门前 else 2): 面子手 and count(chows) > 0 and all(groups, contains(老头))
     return 1 if ((let_0(c) != 0) and (count_28_chows(c) > 0) and all_31_groups(c)) else 0
 
 
-cdef long long fan_43_honitsu(Ctx* c) noexcept:
+cdef long long fan_43_honitsu(Ctx* c) noexcept nogil:
     # fan 混一色 "Honitsu" (3 if 门前 else 2): suits == 1 and 字牌数 > 0
     return 1 if ((c.suits == 1) and (let_6(c) > 0)) else 0
 
 
-cdef long long fan_44_chinitsu(Ctx* c) noexcept:
+cdef long long fan_44_chinitsu(Ctx* c) noexcept nogil:
     # fan 清一色 "Chinitsu" (6 if 门前 else 5): suits == 1 and 字牌数 == 0
     return 1 if ((c.suits == 1) and (let_6(c) == 0)) else 0
 
 
-cdef long long fan_45_renhou(Ctx* c) noexcept:
+cdef long long fan_45_renhou(Ctx* c) noexcept nogil:
     # fan 人和 "Renhou" (renhou_han): renhou_han > 0 and first_turn and not is_dealer and not self_drawn
     return 1 if ((c.h.options[OPTION_renhou_han] > 0) and c.h.context[CTX_first_turn]
                  and (not (c.h.seat == c.h.dealer)) and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_46_dora(Ctx* c) noexcept:
+cdef long long fan_46_dora(Ctx* c) noexcept nogil:
     # fan ドラ "Dora" 1 each: indicated(dora) if counted_fans > 0 else 0
     return max((indicated(c, 0) if (c.counted_fans > 0) else 0), 0)
 
 
-cdef long long fan_47_ura_dora(Ctx* c) noexcept:
+cdef long long fan_47_ura_dora(Ctx* c) noexcept nogil:
     # fan 裏ドラ "Ura Dora" 1 each: indicated(ura) if counted_fans > 0 and (riichi or double_riichi) else 0
     return max((indicated(c, 1) if ((c.counted_fans > 0) and (c.h.context[CTX_riichi] or c.h.context[CTX_double_riichi]))
                 else 0), 0)
 
 
-cdef long long fan_48_aka_dora(Ctx* c) noexcept:
+cdef long long fan_48_aka_dora(Ctx* c) noexcept nogil:
     # fan 赤ドラ "Aka Dora" 1 each: red_fives if counted_fans > 0 and aka_dora else 0
     return max((c.h.red if ((c.counted_fans > 0) and c.h.options[OPTION_aka_dora]) else 0), 0)
 
 
-cdef long long fan_49_yakuhai_north(Ctx* c) noexcept:
+cdef long long fan_49_yakuhai_north(Ctx* c) noexcept nogil:
     # fan 役牌北 "Yakuhai (north)" 1: any(pungs, 北牌)
     return 1 if any_32_pungs(c) else 0
 
 
-cdef long long fan_01_kokushi_musou_juusanmen_matchi_value(Ctx* c) noexcept:
+cdef long long fan_01_kokushi_musou_juusanmen_matchi_value(Ctx* c) noexcept nogil:
     # the value of one 国士無双十三面: fan 国士無双十三面 "Kokushi Musou Juusanmen Matchi" (26 if double_yakuman else 13): shape == thirteen_orphans and any(pairs, tile == win)
     return (26 if c.h.options[OPTION_double_yakuman] else 13)
 
 
-cdef long long fan_03_suu_ankou_tanki_value(Ctx* c) noexcept:
+cdef long long fan_03_suu_ankou_tanki_value(Ctx* c) noexcept nogil:
     # the value of one 四暗刻単騎: fan 四暗刻単騎 "Suu Ankou Tanki" (26 if double_yakuman else 13): count(pungs, concealed) == 4 and wait == single
     return (26 if c.h.options[OPTION_double_yakuman] else 13)
 
 
-cdef long long fan_06_dai_suushii_value(Ctx* c) noexcept:
+cdef long long fan_06_dai_suushii_value(Ctx* c) noexcept nogil:
     # the value of one 大四喜: fan 大四喜 "Dai Suushii" (26 if double_yakuman else 13): count(pungs, 风牌) == 4
     return (26 if c.h.options[OPTION_double_yakuman] else 13)
 
 
-cdef long long fan_12_daburu_chuuren_poutou_value(Ctx* c) noexcept:
+cdef long long fan_12_daburu_chuuren_poutou_value(Ctx* c) noexcept nogil:
     # the value of one 純正九蓮宝燈: fan 純正九蓮宝燈 "Daburu Chuuren Poutou" (26 if double_yakuman else 13): 九莲形 and 纯正九莲
     return (26 if c.h.options[OPTION_double_yakuman] else 13)
 
 
-cdef long long fan_32_chantai_value(Ctx* c) noexcept:
+cdef long long fan_32_chantai_value(Ctx* c) noexcept nogil:
     # the value of one 混全帯幺九: fan 混全帯幺九 "Chantai" (2 if 门前 else 1): 面子手 and count(chows) > 0 and all(groups, contains(幺九)) and 字牌数 > 0
     return (2 if (let_1(c) != 0) else 1)
 
 
-cdef long long fan_33_ittsu_value(Ctx* c) noexcept:
+cdef long long fan_33_ittsu_value(Ctx* c) noexcept nogil:
     # the value of one 一気通貫: fan 一気通貫 "Ittsu" (2 if 门前 else 1): 一气通贯数 > 0
     return (2 if (let_1(c) != 0) else 1)
 
 
-cdef long long fan_34_sanshoku_doujun_value(Ctx* c) noexcept:
+cdef long long fan_34_sanshoku_doujun_value(Ctx* c) noexcept nogil:
     # the value of one 三色同順: fan 三色同順 "Sanshoku Doujun" (2 if 门前 else 1): 三色同顺数 > 0
     return (2 if (let_1(c) != 0) else 1)
 
 
-cdef long long fan_42_junchan_value(Ctx* c) noexcept:
+cdef long long fan_42_junchan_value(Ctx* c) noexcept nogil:
     # the value of one 純全帯幺九: fan 純全帯幺九 "Junchan" (3 if 门前 else 2): 面子手 and count(chows) > 0 and all(groups, contains(老头))
     return (3 if (let_1(c) != 0) else 2)
 
 
-cdef long long fan_43_honitsu_value(Ctx* c) noexcept:
+cdef long long fan_43_honitsu_value(Ctx* c) noexcept nogil:
     # the value of one 混一色: fan 混一色 "Honitsu" (3 if 门前 else 2): suits == 1 and 字牌数 > 0
     return (3 if (let_1(c) != 0) else 2)
 
 
-cdef long long fan_44_chinitsu_value(Ctx* c) noexcept:
+cdef long long fan_44_chinitsu_value(Ctx* c) noexcept nogil:
     # the value of one 清一色: fan 清一色 "Chinitsu" (6 if 门前 else 5): suits == 1 and 字牌数 == 0
     return (6 if (let_1(c) != 0) else 5)
 
 
-cdef long long fan_45_renhou_value(Ctx* c) noexcept:
+cdef long long fan_45_renhou_value(Ctx* c) noexcept nogil:
     # the value of one 人和: fan 人和 "Renhou" (renhou_han): renhou_han > 0 and first_turn and not is_dealer and not self_drawn
     return c.h.options[OPTION_renhou_han]
 
 
-cdef void count_fans(Ctx* c) noexcept:
+cdef void count_fans(Ctx* c) noexcept nogil:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
     c.n[FAN_00_KOKUSHI_MUSOU] = fan_00_kokushi_musou(c)
     c.n[FAN_01_KOKUSHI_MUSOU_JUUSANMEN_MATCHI] = fan_01_kokushi_musou_juusanmen_matchi(c)
@@ -1716,7 +1716,7 @@ cdef void count_fans(Ctx* c) noexcept:
     c.n[FAN_49_YAKUHAI_NORTH] = fan_49_yakuhai_north(c)
 
 
-cdef void value_fans(Ctx* c) noexcept:
+cdef void value_fans(Ctx* c) noexcept nogil:
     """Computed values of the fans that occur (fixed values come from FAN_AMOUNT)."""
     if c.n[FAN_01_KOKUSHI_MUSOU_JUUSANMEN_MATCHI] > 0:
         c.v[FAN_01_KOKUSHI_MUSOU_JUUSANMEN_MATCHI] = fan_01_kokushi_musou_juusanmen_matchi_value(c)
@@ -1742,7 +1742,7 @@ cdef void value_fans(Ctx* c) noexcept:
         c.v[FAN_45_RENHOU] = fan_45_renhou_value(c)
 
 
-cdef long long score_late_fans(Ctx* c) noexcept:
+cdef long long score_late_fans(Ctx* c) noexcept nogil:
     """The fans that read counted_fans, counted as they are (they exclude nothing); their total."""
     cdef long long total = 0
     c.n[FAN_46_DORA] = fan_46_dora(c)
@@ -1762,24 +1762,24 @@ cdef long long score_late_fans(Ctx* c) noexcept:
 # ---------------------------------------------------------------- results of a reading (score:)
 
 
-cdef long long score_0_fu(Ctx* c) noexcept:
+cdef long long score_0_fu(Ctx* c) noexcept nogil:
     # let fu = 符数
     return let_17(c)
 
 
-cdef long long score_1_han(Ctx* c) noexcept:
+cdef long long score_1_han(Ctx* c) noexcept nogil:
     # let han = min(total, 78)
     return min(c.total, 78)
 
 
-cdef long long score_2_yakuman(Ctx* c) noexcept:
+cdef long long score_2_yakuman(Ctx* c) noexcept nogil:
     # let yakuman = (国士無双 + 国士無双十三面 + 四暗刻 + 四暗刻単騎 + 大三元 + 小四喜 + 大四喜 + 字一色 + 清老頭 + 緑一色 + 四槓子 + 九蓮宝燈 + 純正九蓮宝燈 + 天和 + 地和 + (人和 if renhou_han >= 13 else 0)) > 0
     return (plus(c,
                  plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, c.n[FAN_00_KOKUSHI_MUSOU], c.n[FAN_01_KOKUSHI_MUSOU_JUUSANMEN_MATCHI]), c.n[FAN_02_SUU_ANKOU]), c.n[FAN_03_SUU_ANKOU_TANKI]), c.n[FAN_04_DAISANGEN]), c.n[FAN_05_SHOUSUUSHII]), c.n[FAN_06_DAI_SUUSHII]), c.n[FAN_07_TSUU_IISOU]), c.n[FAN_08_CHINROUTOU]), c.n[FAN_09_RYUUIISOU]), c.n[FAN_10_SUU_KANTSU]), c.n[FAN_11_CHUUREN_POUTOU]), c.n[FAN_12_DABURU_CHUUREN_POUTOU]), c.n[FAN_13_TENHOU]), c.n[FAN_14_CHIIHOU]),
                  (c.n[FAN_45_RENHOU] if (c.h.options[OPTION_renhou_han] >= 13) else 0)) > 0)
 
 
-cdef long long score_3_basic_points(Ctx* c) noexcept:
+cdef long long score_3_basic_points(Ctx* c) noexcept nogil:
     # let basic_points = (8000 * (6 if han >= 78 else 5 if han >= 65 else 4 if han >= 52 else 3 if han >= 39 else 2 if han >= 26 else 1) if han >= 13 and (yakuman or kazoe_limit == 2) else 8000 if han >= 13 and kazoe_limit == 0 else 6000 if han >= 11 else 4000 if han >= 8 else 3000 if han >= 6 else 2000 if han >= 5 else 2000 if kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)) else min(fu * 2 ^ (han + 2), 2000))
     return (times(c, 8000,
                   (6 if (score_1_han(c) >= 78) else 5 if (score_1_han(c) >= 65) else 4 if (score_1_han(c) >= 52) else 3 if (score_1_han(c) >= 39) else 2 if (score_1_han(c) >= 26) else 1)) if ((score_1_han(c) >= 13)
@@ -1792,7 +1792,7 @@ cdef long long score_3_basic_points(Ctx* c) noexcept:
             else min(times(c, score_0_fu(c), power(c, 2, plus(c, score_1_han(c), 2))), 2000))
 
 
-cdef long long score_4_points(Ctx* c) noexcept:
+cdef long long score_4_points(Ctx* c) noexcept nogil:
     # let points = (roundup(basic_points * (6 if is_dealer else 4), 100) if not self_drawn else 自摸付款人数 * roundup(2 * basic_points, 100) if is_dealer else roundup(2 * basic_points, 100) + (自摸付款人数 - 1) * roundup(basic_points, 100))
     return (roundup(c, times(c, score_3_basic_points(c), (6 if (c.h.seat == c.h.dealer) else 4)),
                     100) if (not c.h.context[CTX_self_drawn]) else times(c, let_9(c),
@@ -1801,14 +1801,14 @@ cdef long long score_4_points(Ctx* c) noexcept:
                       times(c, minus(c, let_9(c), 1), roundup(c, score_3_basic_points(c), 100))))
 
 
-cdef long long score_5_value(Ctx* c) noexcept:
+cdef long long score_5_value(Ctx* c) noexcept nogil:
     # let value = 0 if han == 0 else ((points * 2 + (1 if yakuman else 0)) * 100 + han) * 1000 + fu
     return (0 if (score_1_han(c) == 0) else plus(c,
                                                  times(c, plus(c, times(c, plus(c, times(c, score_4_points(c), 2), (1 if (score_2_yakuman(c) != 0) else 0)), 100), score_1_han(c)), 1000),
                                                  score_0_fu(c)))
 
 
-cdef void score_reading(Ctx* c) noexcept:
+cdef void score_reading(Ctx* c) noexcept nogil:
     c.scores[0] = score_0_fu(c)
     c.scores[1] = score_1_han(c)
     c.scores[2] = score_2_yakuman(c)
@@ -1819,19 +1819,19 @@ cdef void score_reading(Ctx* c) noexcept:
 # ---------------------------------------------------------------- settlement values (let)
 
 
-cdef long long let_settle_0_ron(Ctx* c, int loser) noexcept:
+cdef long long let_settle_0_ron(Ctx* c, int loser) noexcept nogil:
     # let ron = roundup(basic_points * (6 if is_dealer else 4), 100)
     return roundup(c, times(c, score_3_basic_points(c), (6 if (c.h.seat == c.h.dealer) else 4)), 100)
 
 # ================================================================ settlement
 
 
-cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nogil:
     """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
     pass
 
 
-cdef bint pay(Ctx* c) noexcept:
+cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
@@ -1851,7 +1851,7 @@ cdef bint pay(Ctx* c) noexcept:
     return False
 
 
-cdef long long pot(Ctx* c) noexcept:
+cdef long long pot(Ctx* c) noexcept nogil:
     """What the winner takes from the table (riichi sticks), paid by no player."""
     return times(c, 1000, c.h.context[CTX_riichi_sticks])
 
@@ -2541,7 +2541,7 @@ CHECKER = Checker(SPEC_NAME, SPEC_HASH, SPEC_IR, TEXT_VALUES, TILE_CODES, KEYS, 
                   False)
 
 
-cdef void link(Tables* t) noexcept:
+cdef void link(Tables* t) noexcept nogil:
     t.n_tiles = N_TILES
     t.n_players = N_PLAYERS
     t.hand_size = 14

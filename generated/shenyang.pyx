@@ -514,7 +514,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard)'
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_kongs(Ctx* c) noexcept:
+cdef long long count_00_kongs(Ctx* c) noexcept nogil:
     # count(kongs, exposed and not 箭牌)
     cdef int k
     cdef const Group* g
@@ -528,7 +528,7 @@ cdef long long count_00_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_01_kongs(Ctx* c) noexcept:
+cdef long long count_01_kongs(Ctx* c) noexcept nogil:
     # count(kongs, concealed and not 箭牌)
     cdef int k
     cdef const Group* g
@@ -542,7 +542,7 @@ cdef long long count_01_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_02_chows(Ctx* c) noexcept:
+cdef long long count_02_chows(Ctx* c) noexcept nogil:
     # count(chows)
     cdef int k
     cdef const Group* g
@@ -556,7 +556,7 @@ cdef long long count_02_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_03_groups(Ctx* c) noexcept:
+cdef long long count_03_groups(Ctx* c) noexcept nogil:
     # count(groups, declared)
     cdef int k
     cdef const Group* g
@@ -568,7 +568,7 @@ cdef long long count_03_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_04_pungs(Ctx* c) noexcept:
+cdef long long count_04_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 箭牌 and not kong)
     cdef int k
     cdef const Group* g
@@ -582,7 +582,7 @@ cdef long long count_04_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_05_groups(Ctx* c) noexcept:
+cdef bint any_05_groups(Ctx* c) noexcept nogil:
     # any(groups, 亮中发白)
     cdef int k
     cdef const Group* g
@@ -593,7 +593,7 @@ cdef bint any_05_groups(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_06_kongs(Ctx* c) noexcept:
+cdef long long count_06_kongs(Ctx* c) noexcept nogil:
     # count(kongs, exposed and 箭牌)
     cdef int k
     cdef const Group* g
@@ -607,7 +607,7 @@ cdef long long count_06_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_07_kongs(Ctx* c) noexcept:
+cdef long long count_07_kongs(Ctx* c) noexcept nogil:
     # count(kongs, concealed and 箭牌)
     cdef int k
     cdef const Group* g
@@ -621,7 +621,7 @@ cdef long long count_07_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_08_kinds(Ctx* c) noexcept:
+cdef long long count_08_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4 and not konged)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -634,7 +634,7 @@ cdef long long count_08_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_09_groups(Ctx* c) noexcept:
+cdef bint any_09_groups(Ctx* c) noexcept nogil:
     # any(groups, 亮东西南北)
     cdef int k
     cdef const Group* g
@@ -645,7 +645,7 @@ cdef bint any_09_groups(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_10_pungs(Ctx* c) noexcept:
+cdef long long count_10_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 风牌)
     cdef int k
     cdef const Group* g
@@ -659,7 +659,7 @@ cdef long long count_10_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_11_tiles(Ctx* c) noexcept:
+cdef long long count_11_tiles(Ctx* c) noexcept nogil:
     # count(tiles, suit == win.suit)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -672,7 +672,7 @@ cdef long long count_11_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_12_losers(Ctx* c, int loser) noexcept:
+cdef bint all_12_losers(Ctx* c, int loser) noexcept nogil:
     # all(losers, not opened)
     cdef int l
     for l in range(c.n_losers):
@@ -681,7 +681,7 @@ cdef bint all_12_losers(Ctx* c, int loser) noexcept:
     return True
 
 
-cdef long long count_13_pungs(Ctx* c) noexcept:
+cdef long long count_13_pungs(Ctx* c) noexcept nogil:
     # count(pungs)
     cdef int k
     cdef const Group* g
@@ -695,7 +695,7 @@ cdef long long count_13_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_14_pairs(Ctx* c) noexcept:
+cdef long long count_14_pairs(Ctx* c) noexcept nogil:
     # count(pairs, 箭牌)
     cdef int k
     cdef const Group* g
@@ -709,7 +709,7 @@ cdef long long count_14_pairs(Ctx* c) noexcept:
     return found
 
 
-cdef long long sum_15_losers(Ctx* c, int loser) noexcept:
+cdef long long sum_15_losers(Ctx* c, int loser) noexcept nogil:
     # sum(losers, share)
     cdef int l
     cdef long long found = 0
@@ -720,7 +720,7 @@ cdef long long sum_15_losers(Ctx* c, int loser) noexcept:
 # ---------------------------------------------------------------- requirements
 
 
-cdef int unmet_requirement(Ctx* c) noexcept:
+cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
     # require 开门: opened
     if not c.opened:
@@ -739,123 +739,123 @@ cdef int unmet_requirement(Ctx* c) noexcept:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
-cdef long long fan_00_single_wait(Ctx* c) noexcept:
+cdef long long fan_00_single_wait(Ctx* c) noexcept nogil:
     # fan 和单张 "Single wait" 1: waits == 1
     return 1 if (hand_waits(c, False) == 1) else 0
 
 
-cdef long long fan_01_exposed_kong(Ctx* c) noexcept:
+cdef long long fan_01_exposed_kong(Ctx* c) noexcept nogil:
     # fan 明杠 "Exposed kong" 1 each: count(kongs, exposed and not 箭牌)
     return max(count_00_kongs(c), 0)
 
 
-cdef long long fan_02_concealed_kong(Ctx* c) noexcept:
+cdef long long fan_02_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed kong" 2 each: count(kongs, concealed and not 箭牌)
     return max(count_01_kongs(c), 0)
 
 
-cdef long long fan_03_win_on_a_kong_replacement(Ctx* c) noexcept:
+cdef long long fan_03_win_on_a_kong_replacement(Ctx* c) noexcept nogil:
     # fan 杠开 "Win on a kong replacement" 1: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_04_all_pungs(Ctx* c) noexcept:
+cdef long long fan_04_all_pungs(Ctx* c) noexcept nogil:
     # fan 飘胡 "All pungs" 3: count(chows) == 0
     return 1 if (count_02_chows(c) == 0) else 0
 
 
-cdef long long fan_05_one_tile_in_hand(Ctx* c) noexcept:
+cdef long long fan_05_one_tile_in_hand(Ctx* c) noexcept nogil:
     # fan 手把一 "One tile in hand" 1: 飘胡 and count(groups, declared) == 4
     return 1 if ((c.n[FAN_04_ALL_PUNGS] != 0) and (count_03_groups(c) == 4)) else 0
 
 
-cdef long long fan_06_dragon_pung(Ctx* c) noexcept:
+cdef long long fan_06_dragon_pung(Ctx* c) noexcept nogil:
     # fan 中发白碰 "Dragon pung" (2 if dragons_shown or any(groups, 亮中发白) else 1) each: count(pungs, 箭牌 and not kong)
     return max(count_04_pungs(c), 0)
 
 
-cdef long long fan_07_exposed_dragon_kong(Ctx* c) noexcept:
+cdef long long fan_07_exposed_dragon_kong(Ctx* c) noexcept nogil:
     # fan 中发白明杠 "Exposed dragon kong" 2 each: count(kongs, exposed and 箭牌)
     return max(count_06_kongs(c), 0)
 
 
-cdef long long fan_08_concealed_dragon_kong(Ctx* c) noexcept:
+cdef long long fan_08_concealed_dragon_kong(Ctx* c) noexcept nogil:
     # fan 中发白暗杠 "Concealed dragon kong" 4 each: count(kongs, concealed and 箭牌)
     return max(count_07_kongs(c), 0)
 
 
-cdef long long fan_09_self_drawn_last_tile(Ctx* c) noexcept:
+cdef long long fan_09_self_drawn_last_tile(Ctx* c) noexcept nogil:
     # fan 海底捞 "Self-drawn last tile" 1: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_10_four_of_a_kind_without_a_kong(Ctx* c) noexcept:
+cdef long long fan_10_four_of_a_kind_without_a_kong(Ctx* c) noexcept nogil:
     # fan 四归一 "Four of a kind without a kong" 1 each: count(kinds, copies == 4 and not konged)
     return max(count_08_kinds(c), 0)
 
 
-cdef long long fan_11_robbing_a_kong(Ctx* c) noexcept:
+cdef long long fan_11_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 抢杠 "Robbing a kong" 1: robbing_kong
     return 1 if c.h.context[CTX_robbing_kong] else 0
 
 
-cdef long long fan_12_win_on_a_discard_made_after_a_kong(Ctx* c) noexcept:
+cdef long long fan_12_win_on_a_discard_made_after_a_kong(Ctx* c) noexcept nogil:
     # fan 杠炮 "Win on a discard made after a kong" 1: kong_discard and not self_drawn
     return 1 if (c.h.context[CTX_kong_discard] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_13(Ctx* c) noexcept:
+cdef long long fan_13(Ctx* c) noexcept nogil:
     # fan 亮中发白 "Laid out 中发白" 2: any(groups, 亮中发白)
     return 1 if any_05_groups(c) else 0
 
 
-cdef long long fan_14(Ctx* c) noexcept:
+cdef long long fan_14(Ctx* c) noexcept nogil:
     # fan 亮东西南北 "Laid out 东西南北" 2: any(groups, 亮东西南北)
     return 1 if any_09_groups(c) else 0
 
 
-cdef long long fan_15(Ctx* c) noexcept:
+cdef long long fan_15(Ctx* c) noexcept nogil:
     # fan 风碰 "Wind pung after 亮东西南北" 1 each: count(pungs, 风牌) if winds_shown or any(groups, 亮东西南北) else 0
     return max((count_10_pungs(c) if (c.h.context[CTX_winds_shown] or any_09_groups(c)) else 0), 0)
 
 
-cdef long long fan_16_directed_all_pungs(Ctx* c) noexcept:
+cdef long long fan_16_directed_all_pungs(Ctx* c) noexcept nogil:
     # fan 定向飘 "Directed all pungs" 5: 手把一 and not win in 字 and count(tiles, suit == win.suit) == 2
     return 1 if ((c.n[FAN_05_ONE_TILE_IN_HAND] != 0) and (not has_tile(TILESET_6, c.win))
                  and (count_11_tiles(c) == 2)) else 0
 
 
-cdef long long fan_17_followed_the_dealer_in_the_previous_han(Ctx* c) noexcept:
+cdef long long fan_17_followed_the_dealer_in_the_previous_han(Ctx* c) noexcept nogil:
     # fan 跟庄 "Followed the dealer in the previous hand" 1: follow_dealer
     return 1 if c.h.context[CTX_follow_dealer] else 0
 
 
-cdef long long fan_18_dealer(Ctx* c, int loser) noexcept:
+cdef long long fan_18_dealer(Ctx* c, int loser) noexcept nogil:
     # loser fan 坐庄 "Dealer" 1: is_dealer or loser.dealer
     return 1 if ((c.h.seat == c.h.dealer) or c.losers[loser].dealer) else 0
 
 
-cdef long long fan_19(Ctx* c, int loser) noexcept:
+cdef long long fan_19(Ctx* c, int loser) noexcept nogil:
     # loser fan 点炮 "Discarder (自摸为三家点炮)" 1: self_drawn or loser.discarder
     return 1 if (c.h.context[CTX_self_drawn] or c.losers[loser].discarder) else 0
 
 
-cdef long long fan_20_closed_loser(Ctx* c, int loser) noexcept:
+cdef long long fan_20_closed_loser(Ctx* c, int loser) noexcept nogil:
     # loser fan 闭门 "Closed loser" 1: not loser.opened
     return 1 if (not c.losers[loser].opened) else 0
 
 
-cdef long long fan_21_all_three_losers_closed(Ctx* c, int loser) noexcept:
+cdef long long fan_21_all_three_losers_closed(Ctx* c, int loser) noexcept nogil:
     # loser fan 三家闭 "All three losers closed" 2: all(losers, not opened)
     return 1 if all_12_losers(c, loser) else 0
 
 
-cdef long long fan_06_dragon_pung_value(Ctx* c) noexcept:
+cdef long long fan_06_dragon_pung_value(Ctx* c) noexcept nogil:
     # the value of one 中发白碰: fan 中发白碰 "Dragon pung" (2 if dragons_shown or any(groups, 亮中发白) else 1) each: count(pungs, 箭牌 and not kong)
     return (2 if (c.h.context[CTX_dragons_shown] or any_05_groups(c)) else 1)
 
 
-cdef void count_fans(Ctx* c) noexcept:
+cdef void count_fans(Ctx* c) noexcept nogil:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
     c.n[FAN_00_SINGLE_WAIT] = fan_00_single_wait(c)
     c.n[FAN_01_EXPOSED_KONG] = fan_01_exposed_kong(c)
@@ -877,7 +877,7 @@ cdef void count_fans(Ctx* c) noexcept:
     c.n[FAN_17_FOLLOWED_THE_DEALER_IN_THE_PREVIOUS_HAN] = fan_17_followed_the_dealer_in_the_previous_han(c)
 
 
-cdef void value_fans(Ctx* c) noexcept:
+cdef void value_fans(Ctx* c) noexcept nogil:
     """Computed values of the fans that occur (fixed values come from FAN_AMOUNT)."""
     if c.n[FAN_06_DRAGON_PUNG] > 0:
         c.v[FAN_06_DRAGON_PUNG] = fan_06_dragon_pung_value(c)
@@ -885,14 +885,14 @@ cdef void value_fans(Ctx* c) noexcept:
 # ---------------------------------------------------------------- settlement values (let)
 
 
-cdef long long let_settle_0_share(Ctx* c, int loser) noexcept:
+cdef long long let_settle_0_share(Ctx* c, int loser) noexcept nogil:
     # let share = 2 ^ min(total + loser_total, 21)
     return power(c, 2, min(plus(c, c.total, c.share_total[loser]), 21))
 
 # ================================================================ settlement
 
 
-cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nogil:
     """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
     n[FAN_18_DEALER] = fan_18_dealer(c, loser)
     n[FAN_19] = fan_19(c, loser)
@@ -900,7 +900,7 @@ cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
     n[FAN_21_ALL_THREE_LOSERS_CLOSED] = fan_21_all_three_losers_closed(c, loser)
 
 
-cdef bint pay(Ctx* c) noexcept:
+cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
@@ -1619,7 +1619,7 @@ CHECKER = Checker(SPEC_NAME, SPEC_HASH, SPEC_IR, TEXT_VALUES, TILE_CODES, KEYS, 
                   True)
 
 
-cdef void link(Tables* t) noexcept:
+cdef void link(Tables* t) noexcept nogil:
     t.n_tiles = N_TILES
     t.n_players = N_PLAYERS
     t.hand_size = 14

@@ -422,7 +422,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs)'
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_chows(Ctx* c) noexcept:
+cdef long long count_00_chows(Ctx* c) noexcept nogil:
     # count(chows)
     cdef int k
     cdef const Group* g
@@ -436,7 +436,7 @@ cdef long long count_00_chows(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_01_groups(Ctx* c) noexcept:
+cdef bint all_01_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(幺九))
     cdef int k
     cdef const Group* g
@@ -447,7 +447,7 @@ cdef bint all_01_groups(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_02_kinds(Ctx* c) noexcept:
+cdef long long count_02_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -460,7 +460,7 @@ cdef long long count_02_kinds(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_03_kinds(Ctx* c) noexcept:
+cdef long long count_03_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4 and not konged)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -475,7 +475,7 @@ cdef long long count_03_kinds(Ctx* c) noexcept:
 # ---------------------------------------------------------------- requirements
 
 
-cdef int unmet_requirement(Ctx* c) noexcept:
+cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
     # require 缺一门: suits <= 2
     if not (c.suits <= 2):
@@ -485,88 +485,88 @@ cdef int unmet_requirement(Ctx* c) noexcept:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
-cdef long long fan_00_basic_hand(Ctx* c) noexcept:
+cdef long long fan_00_basic_hand(Ctx* c) noexcept nogil:
     # fan 平胡 "Basic hand" 1: shape == standard
     return 1 if (c.d.shape == T_standard) else 0
 
 
-cdef long long fan_01_all_pungs(Ctx* c) noexcept:
+cdef long long fan_01_all_pungs(Ctx* c) noexcept nogil:
     # fan 对对胡 "All pungs" 2: shape == standard and count(chows) == 0
     return 1 if ((c.d.shape == T_standard) and (count_00_chows(c) == 0)) else 0
 
 
-cdef long long fan_02_full_flush(Ctx* c) noexcept:
+cdef long long fan_02_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full flush" 3: suits == 1
     return 1 if (c.suits == 1) else 0
 
 
-cdef long long fan_03_terminals_in_every_set(Ctx* c) noexcept:
+cdef long long fan_03_terminals_in_every_set(Ctx* c) noexcept nogil:
     # fan 带幺九 "Terminals in every set" 3: shape == standard and all(groups, contains(幺九))
     return 1 if ((c.d.shape == T_standard) and all_01_groups(c)) else 0
 
 
-cdef long long fan_04_seven_pairs(Ctx* c) noexcept:
+cdef long long fan_04_seven_pairs(Ctx* c) noexcept nogil:
     # fan 七对 "Seven pairs" 3: shape == seven_pairs
     return 1 if (c.d.shape == T_seven_pairs) else 0
 
 
-cdef long long fan_05_pure_all_pungs(Ctx* c) noexcept:
+cdef long long fan_05_pure_all_pungs(Ctx* c) noexcept nogil:
     # fan 清对 "Pure all pungs" 4: 清一色 and 对对胡
     return 1 if ((c.n[FAN_02_FULL_FLUSH] != 0) and (c.n[FAN_01_ALL_PUNGS] != 0)) else 0
 
 
-cdef long long fan_06_all_2_5_8_pungs(Ctx* c) noexcept:
+cdef long long fan_06_all_2_5_8_pungs(Ctx* c) noexcept nogil:
     # fan 将对 "All 2-5-8 pungs" 4: 对对胡 and all(tiles, 二五八)
     return 1 if ((c.n[FAN_01_ALL_PUNGS] != 0) and ((c.held_tiles & ~TILESET_7) == 0)) else 0
 
 
-cdef long long fan_07_dragon_seven_pairs(Ctx* c) noexcept:
+cdef long long fan_07_dragon_seven_pairs(Ctx* c) noexcept nogil:
     # fan 龙七对 "Dragon seven pairs" 5: 七对 and count(kinds, copies == 4) >= 1
     return 1 if ((c.n[FAN_04_SEVEN_PAIRS] != 0) and (count_02_kinds(c) >= 1)) else 0
 
 
-cdef long long fan_08_pure_seven_pairs(Ctx* c) noexcept:
+cdef long long fan_08_pure_seven_pairs(Ctx* c) noexcept nogil:
     # fan 清七对 "Pure seven pairs" 5: 清一色 and 七对
     return 1 if ((c.n[FAN_02_FULL_FLUSH] != 0) and (c.n[FAN_04_SEVEN_PAIRS] != 0)) else 0
 
 
-cdef long long fan_09_pure_terminals_in_every_set(Ctx* c) noexcept:
+cdef long long fan_09_pure_terminals_in_every_set(Ctx* c) noexcept nogil:
     # fan 清幺九 "Pure terminals in every set" 5: 清一色 and 带幺九
     return 1 if ((c.n[FAN_02_FULL_FLUSH] != 0) and (c.n[FAN_03_TERMINALS_IN_EVERY_SET] != 0)) else 0
 
 
-cdef long long fan_10_heavenly_hand(Ctx* c) noexcept:
+cdef long long fan_10_heavenly_hand(Ctx* c) noexcept nogil:
     # fan 天胡 "Heavenly hand" 6: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_11_earthly_hand(Ctx* c) noexcept:
+cdef long long fan_11_earthly_hand(Ctx* c) noexcept nogil:
     # fan 地胡 "Earthly hand" 6: first_turn and not is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
                  and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_12_pure_dragon_seven_pairs(Ctx* c) noexcept:
+cdef long long fan_12_pure_dragon_seven_pairs(Ctx* c) noexcept nogil:
     # fan 清龙七对 "Pure dragon seven pairs" 6: 清一色 and 龙七对
     return 1 if ((c.n[FAN_02_FULL_FLUSH] != 0) and (c.n[FAN_07_DRAGON_SEVEN_PAIRS] != 0)) else 0
 
 
-cdef long long fan_13_root(Ctx* c) noexcept:
+cdef long long fan_13_root(Ctx* c) noexcept nogil:
     # fan 根 "Root" 1 each: count(kinds, copies == 4 and not konged)
     return max(count_03_kinds(c), 0)
 
 
-cdef long long fan_14_win_on_a_kong_replacement(Ctx* c) noexcept:
+cdef long long fan_14_win_on_a_kong_replacement(Ctx* c) noexcept nogil:
     # fan 杠上花 "Win on a kong replacement" 1: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_15_win_on_a_discard_after_a_kong(Ctx* c) noexcept:
+cdef long long fan_15_win_on_a_discard_after_a_kong(Ctx* c) noexcept nogil:
     # fan 杠上炮 "Win on a discard after a kong" 1: kong_discard and not self_drawn
     return 1 if (c.h.context[CTX_kong_discard] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef void count_fans(Ctx* c) noexcept:
+cdef void count_fans(Ctx* c) noexcept nogil:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
     c.n[FAN_00_BASIC_HAND] = fan_00_basic_hand(c)
     c.n[FAN_01_ALL_PUNGS] = fan_01_all_pungs(c)
@@ -586,26 +586,26 @@ cdef void count_fans(Ctx* c) noexcept:
     c.n[FAN_15_WIN_ON_A_DISCARD_AFTER_A_KONG] = fan_15_win_on_a_discard_after_a_kong(c)
 
 
-cdef void value_fans(Ctx* c) noexcept:
+cdef void value_fans(Ctx* c) noexcept nogil:
     """Computed values of the fans that occur (fixed values come from FAN_AMOUNT)."""
     pass
 
 # ---------------------------------------------------------------- settlement values (let)
 
 
-cdef long long let_settle_0_value(Ctx* c, int loser) noexcept:
+cdef long long let_settle_0_value(Ctx* c, int loser) noexcept nogil:
     # let value = 2 ^ (total - 1)
     return power(c, 2, minus(c, c.total, 1))
 
 # ================================================================ settlement
 
 
-cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nogil:
     """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
     pass
 
 
-cdef bint pay(Ctx* c) noexcept:
+cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
@@ -1177,7 +1177,7 @@ CHECKER = Checker(SPEC_NAME, SPEC_HASH, SPEC_IR, TEXT_VALUES, TILE_CODES, KEYS, 
                   False)
 
 
-cdef void link(Tables* t) noexcept:
+cdef void link(Tables* t) noexcept nogil:
     t.n_tiles = N_TILES
     t.n_players = N_PLAYERS
     t.hand_size = 14

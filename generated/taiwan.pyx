@@ -623,7 +623,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, 八仙過海, 七�
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_groups(Ctx* c) noexcept:
+cdef long long count_00_groups(Ctx* c) noexcept nogil:
     # count(groups, declared and opens)
     cdef int k
     cdef const Group* g
@@ -635,7 +635,7 @@ cdef long long count_00_groups(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_01_pungs(Ctx* c) noexcept:
+cdef bint any_01_pungs(Ctx* c) noexcept nogil:
     # any(pungs, tile == round_wind)
     cdef int k
     cdef const Group* g
@@ -649,7 +649,7 @@ cdef bint any_01_pungs(Ctx* c) noexcept:
     return result
 
 
-cdef bint any_02_pungs(Ctx* c) noexcept:
+cdef bint any_02_pungs(Ctx* c) noexcept nogil:
     # any(pungs, tile == seat_wind)
     cdef int k
     cdef const Group* g
@@ -663,7 +663,7 @@ cdef bint any_02_pungs(Ctx* c) noexcept:
     return result
 
 
-cdef long long count_03_pungs(Ctx* c) noexcept:
+cdef long long count_03_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 三元)
     cdef int k
     cdef const Group* g
@@ -677,7 +677,7 @@ cdef long long count_03_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_04_pungs(Ctx* c) noexcept:
+cdef long long count_04_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 風牌)
     cdef int k
     cdef const Group* g
@@ -691,7 +691,7 @@ cdef long long count_04_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_05_chows(Ctx* c) noexcept:
+cdef long long count_05_chows(Ctx* c) noexcept nogil:
     # count(chows)
     cdef int k
     cdef const Group* g
@@ -705,7 +705,7 @@ cdef long long count_05_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_06_groups(Ctx* c) noexcept:
+cdef long long count_06_groups(Ctx* c) noexcept nogil:
     # count(groups, 花牌)
     cdef int k
     cdef const Group* g
@@ -717,7 +717,7 @@ cdef long long count_06_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_07_pungs(Ctx* c) noexcept:
+cdef long long count_07_pungs(Ctx* c) noexcept nogil:
     # count(pungs, concealed)
     cdef int k
     cdef const Group* g
@@ -731,7 +731,7 @@ cdef long long count_07_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_08_groups(Ctx* c) noexcept:
+cdef long long count_08_groups(Ctx* c) noexcept nogil:
     # count(groups, 花牌 and ((東花 and seat_wind.rank == 1) or (南花 and seat_wind.rank == 2) or (西花 and seat_wind.rank == 3) or (北花 and seat_wind.rank == 4)))
     cdef int k
     cdef const Group* g
@@ -747,7 +747,7 @@ cdef long long count_08_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_09_groups(Ctx* c) noexcept:
+cdef long long count_09_groups(Ctx* c) noexcept nogil:
     # count(groups, 花牌 and 四季)
     cdef int k
     cdef const Group* g
@@ -759,7 +759,7 @@ cdef long long count_09_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_10_groups(Ctx* c) noexcept:
+cdef long long count_10_groups(Ctx* c) noexcept nogil:
     # count(groups, 花牌 and 四君子)
     cdef int k
     cdef const Group* g
@@ -773,14 +773,14 @@ cdef long long count_10_groups(Ctx* c) noexcept:
 # ---------------------------------------------------------------- requirements
 
 
-cdef int unmet_requirement(Ctx* c) noexcept:
+cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
     return -1
 
 # ---------------------------------------------------------------- the spec's own shapes
 
 
-cdef bint own_shape(Ctx* c, int shape) noexcept:
+cdef bint own_shape(Ctx* c, int shape) noexcept nogil:
     """Whether the spec's own shape holds for the reading in c.d (the declared melds, every other tile alone)."""
     if shape == 0:
         # shape 八仙過海: win in 花 and count(groups, 花牌) == 8 and self_drawn
@@ -793,205 +793,205 @@ cdef bint own_shape(Ctx* c, int shape) noexcept:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
-cdef long long fan_00_dealer(Ctx* c) noexcept:
+cdef long long fan_00_dealer(Ctx* c) noexcept nogil:
     # fan 莊家 "Dealer" 1: is_dealer
     return 1 if (c.h.seat == c.h.dealer) else 0
 
 
-cdef long long fan_01(Ctx* c) noexcept:
+cdef long long fan_01(Ctx* c) noexcept nogil:
     # fan 拉莊 "Dealer's repeats (連N拉N)" (2 * 連莊): is_dealer and 連莊 > 0
     return 1 if ((c.h.seat == c.h.dealer) and (c.h.context[CTX_10] > 0)) else 0
 
 
-cdef long long fan_02_self_drawn(Ctx* c) noexcept:
+cdef long long fan_02_self_drawn(Ctx* c) noexcept nogil:
     # fan 自摸 "Self-drawn" 1: self_drawn
     return 1 if c.h.context[CTX_self_drawn] else 0
 
 
-cdef long long fan_03_concealed_hand(Ctx* c) noexcept:
+cdef long long fan_03_concealed_hand(Ctx* c) noexcept nogil:
     # fan 門清 "Concealed hand" 1: not opened
     return 1 if (not c.opened) else 0
 
 
-cdef long long fan_04_concealed_self_draw(Ctx* c) noexcept:
+cdef long long fan_04_concealed_self_draw(Ctx* c) noexcept nogil:
     # fan 門清自摸 "Concealed self-draw" 3: not opened and self_drawn
     return 1 if ((not c.opened) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_05_all_claimed_self_drawn(Ctx* c) noexcept:
+cdef long long fan_05_all_claimed_self_drawn(Ctx* c) noexcept nogil:
     # fan 半求 "All claimed, self-drawn" 1: count(groups, declared and opens) == 5 and self_drawn
     return 1 if ((count_00_groups(c) == 5) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_06_all_claimed(Ctx* c) noexcept:
+cdef long long fan_06_all_claimed(Ctx* c) noexcept nogil:
     # fan 全求 "All claimed" 2: count(groups, declared and opens) == 5 and not self_drawn
     return 1 if ((count_00_groups(c) == 5) and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_07(Ctx* c) noexcept:
+cdef long long fan_07(Ctx* c) noexcept nogil:
     # fan 獨聽 "Single wait (邊張, 中洞, 單吊)" 1: shape == standard and shape_waits == 1
     return 1 if ((c.d.shape == T_standard) and (hand_waits(c, True) == 1)) else 0
 
 
-cdef long long fan_08_last_tile_of_the_wall(Ctx* c) noexcept:
+cdef long long fan_08_last_tile_of_the_wall(Ctx* c) noexcept nogil:
     # fan 海底撈月 "Last tile of the wall" 1: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_09_last_discard(Ctx* c) noexcept:
+cdef long long fan_09_last_discard(Ctx* c) noexcept nogil:
     # fan 河底撈魚 "Last discard" 1: last_tile and not self_drawn
     return 1 if (c.h.context[CTX_last_tile] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_10_win_on_a_replacement_tile(Ctx* c) noexcept:
+cdef long long fan_10_win_on_a_replacement_tile(Ctx* c) noexcept nogil:
     # fan 槓上開花 "Win on a replacement tile" 1: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_11_robbing_a_kong(Ctx* c) noexcept:
+cdef long long fan_11_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 搶槓 "Robbing a kong" 1: robbing_kong
     return 1 if c.h.context[CTX_robbing_kong] else 0
 
 
-cdef long long fan_12_heavenly_hand(Ctx* c) noexcept:
+cdef long long fan_12_heavenly_hand(Ctx* c) noexcept nogil:
     # fan 天胡 "Heavenly hand" 24: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_13_earthly_hand(Ctx* c) noexcept:
+cdef long long fan_13_earthly_hand(Ctx* c) noexcept nogil:
     # fan 地胡 "Earthly hand" 16: first_turn and not is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
                  and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_14_human_hand(Ctx* c) noexcept:
+cdef long long fan_14_human_hand(Ctx* c) noexcept nogil:
     # fan 人胡 "Human hand" 8: first_turn and not self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_15_prevalent_wind(Ctx* c) noexcept:
+cdef long long fan_15_prevalent_wind(Ctx* c) noexcept nogil:
     # fan 圈風 "Prevalent wind" 1: any(pungs, tile == round_wind)
     return 1 if any_01_pungs(c) else 0
 
 
-cdef long long fan_16_seat_wind(Ctx* c) noexcept:
+cdef long long fan_16_seat_wind(Ctx* c) noexcept nogil:
     # fan 門風 "Seat wind" 1: any(pungs, tile == seat_wind)
     return 1 if any_02_pungs(c) else 0
 
 
-cdef long long fan_17_dragon_pung(Ctx* c) noexcept:
+cdef long long fan_17_dragon_pung(Ctx* c) noexcept nogil:
     # fan 三元牌 "Dragon pung" 1 each: count(pungs, 三元)
     return max(count_03_pungs(c), 0)
 
 
-cdef long long fan_18_little_three_dragons(Ctx* c) noexcept:
+cdef long long fan_18_little_three_dragons(Ctx* c) noexcept nogil:
     # fan 小三元 "Little three dragons" 4: count(pungs, 三元) == 2 and pair in 三元
     return 1 if ((count_03_pungs(c) == 2) and has_tile(TILESET_11, pair_tile(c))) else 0
 
 
-cdef long long fan_19_big_three_dragons(Ctx* c) noexcept:
+cdef long long fan_19_big_three_dragons(Ctx* c) noexcept nogil:
     # fan 大三元 "Big three dragons" 8: count(pungs, 三元) == 3
     return 1 if (count_03_pungs(c) == 3) else 0
 
 
-cdef long long fan_20_little_four_winds(Ctx* c) noexcept:
+cdef long long fan_20_little_four_winds(Ctx* c) noexcept nogil:
     # fan 小四喜 "Little four winds" 8: count(pungs, 風牌) == 3 and pair in 風牌
     return 1 if ((count_04_pungs(c) == 3) and has_tile(TILESET_10, pair_tile(c))) else 0
 
 
-cdef long long fan_21_big_four_winds(Ctx* c) noexcept:
+cdef long long fan_21_big_four_winds(Ctx* c) noexcept nogil:
     # fan 大四喜 "Big four winds" 16: count(pungs, 風牌) == 4
     return 1 if (count_04_pungs(c) == 4) else 0
 
 
-cdef long long fan_22_all_chows(Ctx* c) noexcept:
+cdef long long fan_22_all_chows(Ctx* c) noexcept nogil:
     # fan 平胡 "All chows" 2: shape == standard and count(chows) == 5 and not self_drawn and not any(tiles, 字) and count(groups, 花牌) == 0 and wait == two_sided
     return 1 if ((c.d.shape == T_standard) and (count_05_chows(c) == 5) and (not c.h.context[CTX_self_drawn])
                  and (not ((c.held_tiles & TILESET_6) != 0)) and (count_06_groups(c) == 0)
                  and (c.d.wait == T_two_sided)) else 0
 
 
-cdef long long fan_23_all_pungs(Ctx* c) noexcept:
+cdef long long fan_23_all_pungs(Ctx* c) noexcept nogil:
     # fan 碰碰胡 "All pungs" 4: shape == standard and count(chows) == 0
     return 1 if ((c.d.shape == T_standard) and (count_05_chows(c) == 0)) else 0
 
 
-cdef long long fan_24_three_concealed_pungs(Ctx* c) noexcept:
+cdef long long fan_24_three_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 三暗刻 "Three concealed pungs" 2: count(pungs, concealed) == 3
     return 1 if (count_07_pungs(c) == 3) else 0
 
 
-cdef long long fan_25_four_concealed_pungs(Ctx* c) noexcept:
+cdef long long fan_25_four_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Four concealed pungs" 5: count(pungs, concealed) == 4
     return 1 if (count_07_pungs(c) == 4) else 0
 
 
-cdef long long fan_26_five_concealed_pungs(Ctx* c) noexcept:
+cdef long long fan_26_five_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 五暗刻 "Five concealed pungs" 8: count(pungs, concealed) == 5
     return 1 if (count_07_pungs(c) == 5) else 0
 
 
-cdef long long fan_27_half_flush(Ctx* c) noexcept:
+cdef long long fan_27_half_flush(Ctx* c) noexcept nogil:
     # fan 混一色 "Half flush" 4: shape == standard and suits == 1 and any(tiles, 字)
     return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and ((c.held_tiles & TILESET_6) != 0)) else 0
 
 
-cdef long long fan_28_full_flush(Ctx* c) noexcept:
+cdef long long fan_28_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full flush" 8: shape == standard and suits == 1 and not any(tiles, 字)
     return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0))) else 0
 
 
-cdef long long fan_29_all_honors(Ctx* c) noexcept:
+cdef long long fan_29_all_honors(Ctx* c) noexcept nogil:
     # fan 字一色 "All honors" 16: shape == standard and all(tiles, 字)
     return 1 if ((c.d.shape == T_standard) and ((c.held_tiles & ~TILESET_6) == 0)) else 0
 
 
-cdef long long fan_30_seat_flower(Ctx* c) noexcept:
+cdef long long fan_30_seat_flower(Ctx* c) noexcept nogil:
     # fan 正花 "Seat flower" 1 each: count(groups, 花牌 and ((東花 and seat_wind.rank == 1) or (南花 and seat_wind.rank == 2) or (西花 and seat_wind.rank == 3) or (北花 and seat_wind.rank == 4)))
     return max(count_08_groups(c), 0)
 
 
-cdef long long fan_31(Ctx* c) noexcept:
+cdef long long fan_31(Ctx* c) noexcept nogil:
     # fan 春夏秋冬 "Four seasons (花槓)" 2: count(groups, 花牌 and 四季) == 4
     return 1 if (count_09_groups(c) == 4) else 0
 
 
-cdef long long fan_32(Ctx* c) noexcept:
+cdef long long fan_32(Ctx* c) noexcept nogil:
     # fan 梅蘭竹菊 "Four gentlemen (花槓)" 2: count(groups, 花牌 and 四君子) == 4
     return 1 if (count_10_groups(c) == 4) else 0
 
 
-cdef long long fan_33_eight_immortals_cross_the_sea(Ctx* c) noexcept:
+cdef long long fan_33_eight_immortals_cross_the_sea(Ctx* c) noexcept nogil:
     # fan 八仙過海 "Eight immortals cross the sea" 8: shape == 八仙過海
     return 1 if (c.d.shape == T_18) else 0
 
 
-cdef long long fan_34_seven_rob_one(Ctx* c) noexcept:
+cdef long long fan_34_seven_rob_one(Ctx* c) noexcept nogil:
     # fan 七搶一 "Seven rob one" 8: shape == 七搶一
     return 1 if (c.d.shape == T_19) else 0
 
 
-cdef long long fan_35_dealer_pays(Ctx* c, int loser) noexcept:
+cdef long long fan_35_dealer_pays(Ctx* c, int loser) noexcept nogil:
     # loser fan 莊家賠 "Dealer pays" 1: loser.dealer
     return 1 if c.losers[loser].dealer else 0
 
 
-cdef long long fan_36_dealer_s_repeats_paid(Ctx* c, int loser) noexcept:
+cdef long long fan_36_dealer_s_repeats_paid(Ctx* c, int loser) noexcept nogil:
     # loser fan 拉莊賠 "Dealer's repeats, paid" (2 * 連莊): loser.dealer and 連莊 > 0
     return 1 if (c.losers[loser].dealer and (c.h.context[CTX_10] > 0)) else 0
 
 
-cdef long long fan_01_value(Ctx* c) noexcept:
+cdef long long fan_01_value(Ctx* c) noexcept nogil:
     # the value of one 拉莊: fan 拉莊 "Dealer's repeats (連N拉N)" (2 * 連莊): is_dealer and 連莊 > 0
     return times(c, 2, c.h.context[CTX_10])
 
 
-cdef long long fan_36_dealer_s_repeats_paid_value(Ctx* c, int loser) noexcept:
+cdef long long fan_36_dealer_s_repeats_paid_value(Ctx* c, int loser) noexcept nogil:
     # the value of one 拉莊賠: loser fan 拉莊賠 "Dealer's repeats, paid" (2 * 連莊): loser.dealer and 連莊 > 0
     return times(c, 2, c.h.context[CTX_10])
 
 
-cdef void count_fans(Ctx* c) noexcept:
+cdef void count_fans(Ctx* c) noexcept nogil:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
     c.n[FAN_00_DEALER] = fan_00_dealer(c)
     c.n[FAN_01] = fan_01(c)
@@ -1030,7 +1030,7 @@ cdef void count_fans(Ctx* c) noexcept:
     c.n[FAN_34_SEVEN_ROB_ONE] = fan_34_seven_rob_one(c)
 
 
-cdef void value_fans(Ctx* c) noexcept:
+cdef void value_fans(Ctx* c) noexcept nogil:
     """Computed values of the fans that occur (fixed values come from FAN_AMOUNT)."""
     if c.n[FAN_01] > 0:
         c.v[FAN_01] = fan_01_value(c)
@@ -1038,14 +1038,14 @@ cdef void value_fans(Ctx* c) noexcept:
 # ---------------------------------------------------------------- settlement values (let)
 
 
-cdef long long let_settle_0(Ctx* c, int loser) noexcept:
+cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 台數 = paid + loser_total
     return plus(c, paid_amount(c), c.share_total[loser])
 
 # ================================================================ settlement
 
 
-cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nogil:
     """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
     n[FAN_35_DEALER_PAYS] = fan_35_dealer_pays(c, loser)
     n[FAN_36_DEALER_S_REPEATS_PAID] = fan_36_dealer_s_repeats_paid(c, loser)
@@ -1053,7 +1053,7 @@ cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
         v[FAN_36_DEALER_S_REPEATS_PAID] = fan_36_dealer_s_repeats_paid_value(c, loser)
 
 
-cdef bint pay(Ctx* c) noexcept:
+cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
@@ -1648,7 +1648,7 @@ CHECKER = Checker(SPEC_NAME, SPEC_HASH, SPEC_IR, TEXT_VALUES, TILE_CODES, KEYS, 
                   True)
 
 
-cdef void link(Tables* t) noexcept:
+cdef void link(Tables* t) noexcept nogil:
     t.n_tiles = N_TILES
     t.n_players = N_PLAYERS
     t.hand_size = 17

@@ -553,7 +553,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, loose)'
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_chows(Ctx* c) noexcept:
+cdef long long count_00_chows(Ctx* c) noexcept nogil:
     # count(chows)
     cdef int k
     cdef const Group* g
@@ -567,7 +567,7 @@ cdef long long count_00_chows(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_01_tiles(Ctx* c) noexcept:
+cdef bint all_01_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -579,7 +579,7 @@ cdef bint all_01_tiles(Ctx* c) noexcept:
     return True
 
 
-cdef long long count_02_groups(Ctx* c) noexcept:
+cdef long long count_02_groups(Ctx* c) noexcept nogil:
     # count(groups, declared and opens)
     cdef int k
     cdef const Group* g
@@ -591,7 +591,7 @@ cdef long long count_02_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_03_kongs(Ctx* c) noexcept:
+cdef long long count_03_kongs(Ctx* c) noexcept nogil:
     # count(kongs, exposed)
     cdef int k
     cdef const Group* g
@@ -605,7 +605,7 @@ cdef long long count_03_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_04_kongs(Ctx* c) noexcept:
+cdef long long count_04_kongs(Ctx* c) noexcept nogil:
     # count(kongs, concealed)
     cdef int k
     cdef const Group* g
@@ -619,7 +619,7 @@ cdef long long count_04_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_05_groups(Ctx* c) noexcept:
+cdef long long count_05_groups(Ctx* c) noexcept nogil:
     # count(groups, 红中杠)
     cdef int k
     cdef const Group* g
@@ -631,7 +631,7 @@ cdef long long count_05_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_06_groups(Ctx* c) noexcept:
+cdef long long count_06_groups(Ctx* c) noexcept nogil:
     # count(groups, 痞子杠)
     cdef int k
     cdef const Group* g
@@ -643,7 +643,7 @@ cdef long long count_06_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_07_groups(Ctx* c) noexcept:
+cdef long long count_07_groups(Ctx* c) noexcept nogil:
     # count(groups, 癞子杠)
     cdef int k
     cdef const Group* g
@@ -655,7 +655,7 @@ cdef long long count_07_groups(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_08_tiles(Ctx* c) noexcept:
+cdef bint any_08_tiles(Ctx* c) noexcept nogil:
     # any(tiles, 癞子 and honor)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -667,7 +667,7 @@ cdef bint any_08_tiles(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_09_loser_melds(Ctx* c, int loser) noexcept:
+cdef long long count_09_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, opens)
     cdef int k
     cdef const Group* g
@@ -679,7 +679,7 @@ cdef long long count_09_loser_melds(Ctx* c, int loser) noexcept:
     return found
 
 
-cdef long long count_10_loser_melds(Ctx* c, int loser) noexcept:
+cdef long long count_10_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, kong and exposed)
     cdef int k
     cdef const Group* g
@@ -691,7 +691,7 @@ cdef long long count_10_loser_melds(Ctx* c, int loser) noexcept:
     return found
 
 
-cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept:
+cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, kong and concealed)
     cdef int k
     cdef const Group* g
@@ -703,7 +703,7 @@ cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept:
     return found
 
 
-cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept:
+cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, 红中杠)
     cdef int k
     cdef const Group* g
@@ -715,7 +715,7 @@ cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept:
     return found
 
 
-cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept:
+cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, 痞子杠)
     cdef int k
     cdef const Group* g
@@ -727,7 +727,7 @@ cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept:
     return found
 
 
-cdef long long count_14_loser_melds(Ctx* c, int loser) noexcept:
+cdef long long count_14_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, 癞子杠)
     cdef int k
     cdef const Group* g
@@ -739,7 +739,7 @@ cdef long long count_14_loser_melds(Ctx* c, int loser) noexcept:
     return found
 
 
-cdef bint any_15_groups(Ctx* c) noexcept:
+cdef bint any_15_groups(Ctx* c) noexcept nogil:
     # any(groups, opens and contains(癞子))
     cdef int k
     cdef const Group* g
@@ -750,7 +750,7 @@ cdef bint any_15_groups(Ctx* c) noexcept:
     return False
 
 
-cdef bint all_16_losers(Ctx* c, int loser) noexcept:
+cdef bint all_16_losers(Ctx* c, int loser) noexcept nogil:
     # all(losers, 所输 > 封顶)
     cdef int l
     cdef bint result = True  # every element is looked at, as the interpreter does
@@ -760,7 +760,7 @@ cdef bint all_16_losers(Ctx* c, int loser) noexcept:
     return result
 
 
-cdef bint all_17_losers(Ctx* c) noexcept:
+cdef bint all_17_losers(Ctx* c) noexcept nogil:
     # all(losers, 赢家下铺 + 输家下铺 >= 起胡)
     cdef int l
     cdef bint result = True  # every element is looked at, as the interpreter does
@@ -772,7 +772,7 @@ cdef bint all_17_losers(Ctx* c) noexcept:
 # ---------------------------------------------------------------- requirements
 
 
-cdef int unmet_requirement(Ctx* c) noexcept:
+cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
     # require 开口: opened
     if not c.opened:
@@ -804,144 +804,144 @@ cdef int unmet_requirement(Ctx* c) noexcept:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
-cdef long long fan_00_all_pungs(Ctx* c) noexcept:
+cdef long long fan_00_all_pungs(Ctx* c) noexcept nogil:
     # fan 碰碰胡 "All pungs" 0: shape == standard and count(chows) == 0
     return 1 if ((c.d.shape == T_standard) and (count_00_chows(c) == 0)) else 0
 
 
-cdef long long fan_01_full_flush(Ctx* c) noexcept:
+cdef long long fan_01_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full flush" 0: shape == standard and suits == 1 and all(tiles, numbered)
     return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and all_01_tiles(c)) else 0
 
 
-cdef long long fan_02_all_winds(Ctx* c) noexcept:
+cdef long long fan_02_all_winds(Ctx* c) noexcept nogil:
     # fan 风一色 "All winds" 0: all(tiles, 风牌)
     return 1 if ((c.held_tiles & ~TILESET_11) == 0) else 0
 
 
-cdef long long fan_03_all_2_5_and_8(Ctx* c) noexcept:
+cdef long long fan_03_all_2_5_and_8(Ctx* c) noexcept nogil:
     # fan 将一色 "All 2, 5 and 8" 0: all(tiles, 将牌)
     return 1 if ((c.held_tiles & ~TILESET_10) == 0) else 0
 
 
-cdef long long fan_04_all_claimed(Ctx* c) noexcept:
+cdef long long fan_04_all_claimed(Ctx* c) noexcept nogil:
     # fan 全求人 "All claimed" 0: count(groups, declared and opens) == 4 and pair in 将牌 and not self_drawn
     return 1 if ((count_02_groups(c) == 4) and has_tile(TILESET_10, pair_tile(c))
                  and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_05_self_drawn_from_the_last_tiles(Ctx* c) noexcept:
+cdef long long fan_05_self_drawn_from_the_last_tiles(Ctx* c) noexcept nogil:
     # fan 海底捞 "Self-drawn from the last tiles" 0: last_tile and self_drawn and pair in 将牌
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn] and has_tile(TILESET_10,
                                                                                          pair_tile(c))) else 0
 
 
-cdef long long fan_06_win_on_a_kong_s_replacement(Ctx* c) noexcept:
+cdef long long fan_06_win_on_a_kong_s_replacement(Ctx* c) noexcept nogil:
     # fan 杠上花 "Win on a kong's replacement" 0: kong_replacement and self_drawn and pair in 将牌
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn] and has_tile(TILESET_10,
                                                                                                 pair_tile(c))) else 0
 
 
-cdef long long fan_07_robbing_a_kong(Ctx* c) noexcept:
+cdef long long fan_07_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 抢杠 "Robbing a kong" 0: robbing_kong and not self_drawn and pair in 将牌
     return 1 if (c.h.context[CTX_robbing_kong] and (not c.h.context[CTX_self_drawn]) and has_tile(TILESET_10,
                                                                                                   pair_tile(c))) else 0
 
 
-cdef long long fan_08(Ctx* c) noexcept:
+cdef long long fan_08(Ctx* c) noexcept nogil:
     # fan 小胡 "Small win (屁胡)" 0: 碰碰胡 + 清一色 + 风一色 + 将一色 + 全求人 + 海底捞 + 杠上花 + 抢杠 == 0
     return 1 if (plus(c,
                       plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, c.n[FAN_00_ALL_PUNGS], c.n[FAN_01_FULL_FLUSH]), c.n[FAN_02_ALL_WINDS]), c.n[FAN_03_ALL_2_5_AND_8]), c.n[FAN_04_ALL_CLAIMED]), c.n[FAN_05_SELF_DRAWN_FROM_THE_LAST_TILES]), c.n[FAN_06_WIN_ON_A_KONG_S_REPLACEMENT]),
                       c.n[FAN_07_ROBBING_A_KONG]) == 0) else 0
 
 
-cdef long long fan_09_openings(Ctx* c) noexcept:
+cdef long long fan_09_openings(Ctx* c) noexcept nogil:
     # fan 开口翻 "Openings" 1 each: count(groups, declared and opens) if 口口翻 else (1 if opened else 0)
     return max((count_02_groups(c) if c.h.options[OPTION_0] else 1 if c.opened else 0), 0)
 
 
-cdef long long fan_10(Ctx* c) noexcept:
+cdef long long fan_10(Ctx* c) noexcept nogil:
     # fan 明杠 "Exposed kong (直杠 or 蓄杠)" 1 each: count(kongs, exposed)
     return max(count_03_kongs(c), 0)
 
 
-cdef long long fan_11_concealed_kong(Ctx* c) noexcept:
+cdef long long fan_11_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed kong" 2 each: count(kongs, concealed)
     return max(count_04_kongs(c), 0)
 
 
-cdef long long fan_12_red_dragon_laid_aside(Ctx* c) noexcept:
+cdef long long fan_12_red_dragon_laid_aside(Ctx* c) noexcept nogil:
     # fan 红中杠 "Red dragon laid aside" 1 each: count(groups, 红中杠)
     return max(count_05_groups(c), 0)
 
 
-cdef long long fan_13_pizi_laid_aside(Ctx* c) noexcept:
+cdef long long fan_13_pizi_laid_aside(Ctx* c) noexcept nogil:
     # fan 痞子杠 "Pizi laid aside" 1 each: count(groups, 痞子杠)
     return max(count_06_groups(c), 0)
 
 
-cdef long long fan_14_wild_laid_aside(Ctx* c) noexcept:
+cdef long long fan_14_wild_laid_aside(Ctx* c) noexcept nogil:
     # fan 癞子杠 "Wild laid aside" 2 each: count(groups, 癞子杠)
     return max(count_07_groups(c), 0)
 
 
-cdef long long fan_15_hard_win(Ctx* c) noexcept:
+cdef long long fan_15_hard_win(Ctx* c) noexcept nogil:
     # fan 硬胡 "Hard win" 1: wilds == 0 or (wilds == 1 and substituted == 0 and not any(tiles, 癞子 and honor))
     return 1 if ((wilds_held(c) == 0) or ((wilds_held(c) == 1) and (c.substituted == 0)
                                           and (not any_08_tiles(c)))) else 0
 
 
-cdef long long fan_16(Ctx* c) noexcept:
+cdef long long fan_16(Ctx* c) noexcept nogil:
     # fan 自摸 "Self-drawn 小胡" 1: 小胡 and self_drawn
     return 1 if ((c.n[FAN_08] != 0) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_17(Ctx* c) noexcept:
+cdef long long fan_17(Ctx* c) noexcept nogil:
     # fan 庄家 "The dealer wins a 小胡" 1: 小胡 and is_dealer
     return 1 if ((c.n[FAN_08] != 0) and (c.h.seat == c.h.dealer)) else 0
 
 
-cdef long long fan_18_loser_s_openings(Ctx* c, int loser) noexcept:
+cdef long long fan_18_loser_s_openings(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家开口翻 "Loser's openings" 1 each: count(loser_melds, opens) if 口口翻 else (1 if loser.opened else 0)
     return max((count_09_loser_melds(c, loser) if c.h.options[OPTION_0] else 1 if c.losers[loser].opened else 0), 0)
 
 
-cdef long long fan_19_loser_s_exposed_kongs(Ctx* c, int loser) noexcept:
+cdef long long fan_19_loser_s_exposed_kongs(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家明杠 "Loser's exposed kongs" 1 each: count(loser_melds, kong and exposed)
     return max(count_10_loser_melds(c, loser), 0)
 
 
-cdef long long fan_20_loser_s_concealed_kongs(Ctx* c, int loser) noexcept:
+cdef long long fan_20_loser_s_concealed_kongs(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家暗杠 "Loser's concealed kongs" 2 each: count(loser_melds, kong and concealed)
     return max(count_11_loser_melds(c, loser), 0)
 
 
-cdef long long fan_21_loser_s_red_dragons_laid_aside(Ctx* c, int loser) noexcept:
+cdef long long fan_21_loser_s_red_dragons_laid_aside(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家红中杠 "Loser's red dragons laid aside" 1 each: count(loser_melds, 红中杠)
     return max(count_12_loser_melds(c, loser), 0)
 
 
-cdef long long fan_22_loser_s_pizi_laid_aside(Ctx* c, int loser) noexcept:
+cdef long long fan_22_loser_s_pizi_laid_aside(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家痞子杠 "Loser's pizi laid aside" 1 each: count(loser_melds, 痞子杠)
     return max(count_13_loser_melds(c, loser), 0)
 
 
-cdef long long fan_23_loser_s_wilds_laid_aside(Ctx* c, int loser) noexcept:
+cdef long long fan_23_loser_s_wilds_laid_aside(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家癞子杠 "Loser's wilds laid aside" 2 each: count(loser_melds, 癞子杠)
     return max(count_14_loser_melds(c, loser), 0)
 
 
-cdef long long fan_24(Ctx* c, int loser) noexcept:
+cdef long long fan_24(Ctx* c, int loser) noexcept nogil:
     # loser fan 放炮 "Discarded into a 小胡" 1: 小胡 and loser.discarder
     return 1 if ((c.n[FAN_08] != 0) and c.losers[loser].discarder) else 0
 
 
-cdef long long fan_25(Ctx* c, int loser) noexcept:
+cdef long long fan_25(Ctx* c, int loser) noexcept nogil:
     # loser fan 庄闲 "The dealer loses a 小胡" 1: 小胡 and loser.dealer
     return 1 if ((c.n[FAN_08] != 0) and c.losers[loser].dealer) else 0
 
 
-cdef void count_fans(Ctx* c) noexcept:
+cdef void count_fans(Ctx* c) noexcept nogil:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
     c.n[FAN_00_ALL_PUNGS] = fan_00_all_pungs(c)
     c.n[FAN_01_FULL_FLUSH] = fan_01_full_flush(c)
@@ -963,72 +963,72 @@ cdef void count_fans(Ctx* c) noexcept:
     c.n[FAN_17] = fan_17(c)
 
 
-cdef void value_fans(Ctx* c) noexcept:
+cdef void value_fans(Ctx* c) noexcept nogil:
     """Computed values of the fans that occur (fixed values come from FAN_AMOUNT)."""
     pass
 
 # ---------------------------------------------------------------- results of a reading (score:)
 
 
-cdef long long score_0(Ctx* c) noexcept:
+cdef long long score_0(Ctx* c) noexcept nogil:
     # let 大胡数 = 碰碰胡 + 清一色 + 风一色 + 将一色 + 全求人 + 海底捞 + 杠上花 + 抢杠
     return plus(c, plus(c,
                         plus(c, plus(c, plus(c, plus(c, plus(c, c.n[FAN_00_ALL_PUNGS], c.n[FAN_01_FULL_FLUSH]), c.n[FAN_02_ALL_WINDS]), c.n[FAN_03_ALL_2_5_AND_8]), c.n[FAN_04_ALL_CLAIMED]), c.n[FAN_05_SELF_DRAWN_FROM_THE_LAST_TILES]),
                         c.n[FAN_06_WIN_ON_A_KONG_S_REPLACEMENT]), c.n[FAN_07_ROBBING_A_KONG])
 
 
-cdef long long score_1_value(Ctx* c) noexcept:
+cdef long long score_1_value(Ctx* c) noexcept nogil:
     # let value = (1 if 大胡数 == 0 else 10 * (大胡数 if 累加 else 1)) * 2 ^ total
     return times(c, (1 if (score_0(c) == 0) else times(c, 10, (score_0(c) if c.h.options[OPTION_2] else 1))),
                  power(c, 2, c.total))
 
 
-cdef void score_reading(Ctx* c) noexcept:
+cdef void score_reading(Ctx* c) noexcept nogil:
     c.scores[0] = score_0(c)
     c.scores[1] = score_1_value(c)
 
 # ---------------------------------------------------------------- settlement values (let)
 
 
-cdef long long let_settle_0(Ctx* c, int loser) noexcept:
+cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 赢家下铺 = total - 自摸 - 庄家
     return minus(c, minus(c, c.total, c.n[FAN_16]), c.n[FAN_17])
 
 
-cdef long long let_settle_1(Ctx* c, int loser) noexcept:
+cdef long long let_settle_1(Ctx* c, int loser) noexcept nogil:
     # let 输家下铺 = loser_total - 放炮 - 庄闲
     return minus(c, minus(c, c.share_total[loser], fan_24(c, loser)), fan_25(c, loser))
 
 
-cdef long long let_settle_2(Ctx* c, int loser) noexcept:
+cdef long long let_settle_2(Ctx* c, int loser) noexcept nogil:
     # let 算自摸 = self_drawn and 杠上花 + 海底捞 == 0
     return (c.h.context[CTX_self_drawn]
             and (plus(c, c.n[FAN_06_WIN_ON_A_KONG_S_REPLACEMENT], c.n[FAN_05_SELF_DRAWN_FROM_THE_LAST_TILES]) == 0))
 
 
-cdef long long let_settle_3(Ctx* c, int loser) noexcept:
+cdef long long let_settle_3(Ctx* c, int loser) noexcept nogil:
     # let 大胡底 = 10 * (大胡数 if 累加 else 1)
     return times(c, 10, (score_0(c) if c.h.options[OPTION_2] else 1))
 
 
-cdef long long let_settle_4(Ctx* c, int loser) noexcept:
+cdef long long let_settle_4(Ctx* c, int loser) noexcept nogil:
     # let 底 = 1 if 大胡数 == 0 else (大胡底 * 3 / 2 if 算自摸 or loser.discarder else 大胡底)
     return (1 if (score_0(c) == 0) else divide(c, times(c, let_settle_3(c, loser), 3),
                                                2) if ((let_settle_2(c, loser) != 0) or c.losers[loser].discarder)
             else let_settle_3(c, loser))
 
 
-cdef long long let_settle_5(Ctx* c, int loser) noexcept:
+cdef long long let_settle_5(Ctx* c, int loser) noexcept nogil:
     # let 所输 = 底 * 2 ^ (total + loser_total)
     return times(c, let_settle_4(c, loser), power(c, 2, plus(c, c.total, c.share_total[loser])))
 
 
-cdef long long let_settle_6(Ctx* c, int loser) noexcept:
+cdef long long let_settle_6(Ctx* c, int loser) noexcept nogil:
     # let 金顶局 = 封顶 > 0 and all(losers, 所输 > 封顶)
     return ((c.h.options[OPTION_3] > 0) and all_16_losers(c, loser))
 
 
-cdef long long let_settle_7(Ctx* c, int loser) noexcept:
+cdef long long let_settle_7(Ctx* c, int loser) noexcept nogil:
     # let 应付 = (金顶 if loser.opened else 光明顶) if 金顶局 else (min(所输, 封顶) if 封顶 > 0 else 所输)
     return ((c.h.options[OPTION_4] if c.losers[loser].opened
              else c.h.options[OPTION_5]) if (let_settle_6(c, loser) != 0) else min(let_settle_5(c, loser),
@@ -1038,7 +1038,7 @@ cdef long long let_settle_7(Ctx* c, int loser) noexcept:
 # ================================================================ settlement
 
 
-cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nogil:
     """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
     n[FAN_18_LOSER_S_OPENINGS] = fan_18_loser_s_openings(c, loser)
     n[FAN_19_LOSER_S_EXPOSED_KONGS] = fan_19_loser_s_exposed_kongs(c, loser)
@@ -1050,7 +1050,7 @@ cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
     n[FAN_25] = fan_25(c, loser)
 
 
-cdef int unmet_settle_requirement(Ctx* c) noexcept:
+cdef int unmet_settle_requirement(Ctx* c) noexcept nogil:
     """The first requirement of `settle:` the win does not meet, -1 when it meets them all."""
     # require 起胡: all(losers, 赢家下铺 + 输家下铺 >= 起胡)
     if not all_17_losers(c):
@@ -1058,7 +1058,7 @@ cdef int unmet_settle_requirement(Ctx* c) noexcept:
     return -1
 
 
-cdef void liable(Ctx* c) noexcept:
+cdef void liable(Ctx* c) noexcept nogil:
     """`liable:`: the first loser (seat order) it holds for pays what every loser owes, the others nothing."""
     cdef int k
     for k in range(c.n_losers):
@@ -1070,7 +1070,7 @@ cdef void liable(Ctx* c) noexcept:
             return
 
 
-cdef bint pay(Ctx* c) noexcept:
+cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
@@ -2017,7 +2017,7 @@ CHECKER = Checker(SPEC_NAME, SPEC_HASH, SPEC_IR, TEXT_VALUES, TILE_CODES, KEYS, 
                   True)
 
 
-cdef void link(Tables* t) noexcept:
+cdef void link(Tables* t) noexcept nogil:
     t.n_tiles = N_TILES
     t.n_players = N_PLAYERS
     t.hand_size = 14

@@ -485,7 +485,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs)'
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_pungs(Ctx* c) noexcept:
+cdef long long count_00_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 字)
     cdef int k
     cdef const Group* g
@@ -499,7 +499,7 @@ cdef long long count_00_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_01_kongs(Ctx* c) noexcept:
+cdef long long count_01_kongs(Ctx* c) noexcept nogil:
     # count(kongs, exposed)
     cdef int k
     cdef const Group* g
@@ -513,7 +513,7 @@ cdef long long count_01_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_02_kongs(Ctx* c) noexcept:
+cdef long long count_02_kongs(Ctx* c) noexcept nogil:
     # count(kongs, concealed)
     cdef int k
     cdef const Group* g
@@ -527,7 +527,7 @@ cdef long long count_02_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_03_chows(Ctx* c) noexcept:
+cdef long long count_03_chows(Ctx* c) noexcept nogil:
     # count(chows)
     cdef int k
     cdef const Group* g
@@ -541,7 +541,7 @@ cdef long long count_03_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_04_sets(Ctx* c) noexcept:
+cdef long long count_04_sets(Ctx* c) noexcept nogil:
     # count(sets, declared and opens)
     cdef int k
     cdef const Group* g
@@ -555,7 +555,7 @@ cdef long long count_04_sets(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_05_kinds(Ctx* c) noexcept:
+cdef long long count_05_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -570,7 +570,7 @@ cdef long long count_05_kinds(Ctx* c) noexcept:
 # ---------------------------------------------------------------- requirements
 
 
-cdef int unmet_requirement(Ctx* c) noexcept:
+cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
     # require 七对许可: shape != seven_pairs or 可胡七对
     if not ((c.d.shape != T_seven_pairs) or c.h.options[OPTION_1]):
@@ -580,97 +580,97 @@ cdef int unmet_requirement(Ctx* c) noexcept:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
-cdef long long fan_00_base(Ctx* c) noexcept:
+cdef long long fan_00_base(Ctx* c) noexcept nogil:
     # fan 屁胡 "Base" 2: shape == standard or shape == seven_pairs
     return 1 if ((c.d.shape == T_standard) or (c.d.shape == T_seven_pairs)) else 0
 
 
-cdef long long fan_01_flower(Ctx* c) noexcept:
+cdef long long fan_01_flower(Ctx* c) noexcept nogil:
     # fan 花 "Flower" 1 each: flowers
     return max(c.h.context[CTX_flowers], 0)
 
 
-cdef long long fan_02_honor_pung(Ctx* c) noexcept:
+cdef long long fan_02_honor_pung(Ctx* c) noexcept nogil:
     # fan 字刻 "Honor pung" 1 each: count(pungs, 字)
     return max(count_00_pungs(c), 0)
 
 
-cdef long long fan_03_exposed_kong(Ctx* c) noexcept:
+cdef long long fan_03_exposed_kong(Ctx* c) noexcept nogil:
     # fan 明杠 "Exposed kong" 1 each: count(kongs, exposed)
     return max(count_01_kongs(c), 0)
 
 
-cdef long long fan_04_concealed_kong(Ctx* c) noexcept:
+cdef long long fan_04_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed kong" 2 each: count(kongs, concealed)
     return max(count_02_kongs(c), 0)
 
 
-cdef long long fan_05_concealed_hand(Ctx* c) noexcept:
+cdef long long fan_05_concealed_hand(Ctx* c) noexcept nogil:
     # fan 门清 "Concealed hand" 4: not opened
     return 1 if (not c.opened) else 0
 
 
-cdef long long fan_06_all_pungs(Ctx* c) noexcept:
+cdef long long fan_06_all_pungs(Ctx* c) noexcept nogil:
     # fan 对对胡 "All pungs" 8: shape == standard and count(chows) == 0
     return 1 if ((c.d.shape == T_standard) and (count_03_chows(c) == 0)) else 0
 
 
-cdef long long fan_07_half_flush(Ctx* c) noexcept:
+cdef long long fan_07_half_flush(Ctx* c) noexcept nogil:
     # fan 混一色 "Half flush" 8: suits == 1 and any(tiles, 字)
     return 1 if ((c.suits == 1) and ((c.held_tiles & TILESET_6) != 0)) else 0
 
 
-cdef long long fan_08_seven_pairs(Ctx* c) noexcept:
+cdef long long fan_08_seven_pairs(Ctx* c) noexcept nogil:
     # fan 七对 "Seven pairs" 10: shape == seven_pairs
     return 1 if (c.d.shape == T_seven_pairs) else 0
 
 
-cdef long long fan_09_big_crane(Ctx* c) noexcept:
+cdef long long fan_09_big_crane(Ctx* c) noexcept nogil:
     # fan 大吊车 "Big crane" 10: count(sets, declared and opens) == 4 and not self_drawn
     return 1 if ((count_04_sets(c) == 4) and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_10_full_flush(Ctx* c) noexcept:
+cdef long long fan_10_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full flush" 16: suits == 1 and not any(tiles, 字)
     return 1 if ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0))) else 0
 
 
-cdef long long fan_11_luxury_seven_pairs(Ctx* c) noexcept:
+cdef long long fan_11_luxury_seven_pairs(Ctx* c) noexcept nogil:
     # fan 豪华七对 "Luxury seven pairs" 20: 七对 and count(kinds, copies == 4) >= 1
     return 1 if ((c.n[FAN_08_SEVEN_PAIRS] != 0) and (count_05_kinds(c) >= 1)) else 0
 
 
-cdef long long fan_12_all_honors(Ctx* c) noexcept:
+cdef long long fan_12_all_honors(Ctx* c) noexcept nogil:
     # fan 字一色 "All honors" 30: all(tiles, 字)
     return 1 if ((c.held_tiles & ~TILESET_6) == 0) else 0
 
 
-cdef long long fan_13_win_on_a_kong_replacement(Ctx* c) noexcept:
+cdef long long fan_13_win_on_a_kong_replacement(Ctx* c) noexcept nogil:
     # fan 杠上开花 "Win on a kong replacement" 8: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_14_last_tile_of_the_wall(Ctx* c) noexcept:
+cdef long long fan_14_last_tile_of_the_wall(Ctx* c) noexcept nogil:
     # fan 海底捞月 "Last tile of the wall" 8: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_15_robbing_a_kong(Ctx* c) noexcept:
+cdef long long fan_15_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 抢杠胡 "Robbing a kong" 8: robbing_kong and not self_drawn
     return 1 if (c.h.context[CTX_robbing_kong] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_16_heavenly_hand(Ctx* c) noexcept:
+cdef long long fan_16_heavenly_hand(Ctx* c) noexcept nogil:
     # fan 天胡 "Heavenly hand" 40: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_17_earthly_hand(Ctx* c) noexcept:
+cdef long long fan_17_earthly_hand(Ctx* c) noexcept nogil:
     # fan 地胡 "Earthly hand" 40: first_turn and not is_dealer
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))) else 0
 
 
-cdef void count_fans(Ctx* c) noexcept:
+cdef void count_fans(Ctx* c) noexcept nogil:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
     c.n[FAN_00_BASE] = fan_00_base(c)
     c.n[FAN_01_FLOWER] = fan_01_flower(c)
@@ -692,19 +692,19 @@ cdef void count_fans(Ctx* c) noexcept:
     c.n[FAN_17_EARTHLY_HAND] = fan_17_earthly_hand(c)
 
 
-cdef void value_fans(Ctx* c) noexcept:
+cdef void value_fans(Ctx* c) noexcept nogil:
     """Computed values of the fans that occur (fixed values come from FAN_AMOUNT)."""
     pass
 
 # ================================================================ settlement
 
 
-cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nogil:
     """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
     pass
 
 
-cdef bint pay(Ctx* c) noexcept:
+cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
@@ -997,7 +997,7 @@ CHECKER = Checker(SPEC_NAME, SPEC_HASH, SPEC_IR, TEXT_VALUES, TILE_CODES, KEYS, 
                   False)
 
 
-cdef void link(Tables* t) noexcept:
+cdef void link(Tables* t) noexcept nogil:
     t.n_tiles = N_TILES
     t.n_players = N_PLAYERS
     t.hand_size = 14

@@ -622,7 +622,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs, thirte
 # ---------------------------------------------------------------- named values (top-level let)
 
 
-cdef long long let_0(Ctx* c) noexcept:
+cdef long long let_0(Ctx* c) noexcept nogil:
     # let 面子和 = shape == standard
     if c.let_stamp[0] != c.stamp:  # computed once per decomposition
         c.let_value[0] = (c.d.shape == T_standard)
@@ -630,7 +630,7 @@ cdef long long let_0(Ctx* c) noexcept:
     return c.let_value[0]
 
 
-cdef long long let_1(Ctx* c) noexcept:
+cdef long long let_1(Ctx* c) noexcept nogil:
     # let 暗刻數 = count(pungs, concealed)
     if c.let_stamp[1] != c.stamp:  # computed once per decomposition
         c.let_value[1] = count_00_pungs(c)
@@ -638,7 +638,7 @@ cdef long long let_1(Ctx* c) noexcept:
     return c.let_value[1]
 
 
-cdef long long let_2(Ctx* c) noexcept:
+cdef long long let_2(Ctx* c) noexcept nogil:
     # let 字牌數 = count(tiles, 字)
     if c.let_stamp[2] != c.stamp:  # computed once per decomposition
         c.let_value[2] = count_held(c, TILESET_6)
@@ -646,7 +646,7 @@ cdef long long let_2(Ctx* c) noexcept:
     return c.let_value[2]
 
 
-cdef long long let_3(Ctx* c) noexcept:
+cdef long long let_3(Ctx* c) noexcept nogil:
     # let 同順對 = combinations(chows, 2, same(tile))
     if c.let_stamp[3] != c.stamp:  # computed once per decomposition
         c.let_value[3] = combinations_01_chows(c)
@@ -654,7 +654,7 @@ cdef long long let_3(Ctx* c) noexcept:
     return c.let_value[3]
 
 
-cdef long long let_4(Ctx* c) noexcept:
+cdef long long let_4(Ctx* c) noexcept nogil:
     # let 九蓮形 = (面子和 and count(groups, declared) == 0 and suits == 1 and 字牌數 == 0 and count(tiles, rank == 1) >= 3 and count(tiles, rank == 9) >= 3 and count(tiles, rank == 2) >= 1 and count(tiles, rank == 3) >= 1 and count(tiles, rank == 4) >= 1 and count(tiles, rank == 5) >= 1 and count(tiles, rank == 6) >= 1 and count(tiles, rank == 7) >= 1 and count(tiles, rank == 8) >= 1)
     if c.let_stamp[4] != c.stamp:  # computed once per decomposition
         c.let_value[4] = ((let_0(c) != 0) and (count_02_groups(c) == 0) and (c.suits == 1) and (let_2(c) == 0)
@@ -667,7 +667,7 @@ cdef long long let_4(Ctx* c) noexcept:
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_pungs(Ctx* c) noexcept:
+cdef long long count_00_pungs(Ctx* c) noexcept nogil:
     # count(pungs, concealed)
     cdef int k
     cdef const Group* g
@@ -681,7 +681,7 @@ cdef long long count_00_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long combinations_01_chows(Ctx* c) noexcept:
+cdef long long combinations_01_chows(Ctx* c) noexcept nogil:
     # combinations(chows, 2, same(tile))
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[2]
@@ -699,7 +699,7 @@ cdef long long combinations_01_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_02_groups(Ctx* c) noexcept:
+cdef long long count_02_groups(Ctx* c) noexcept nogil:
     # count(groups, declared)
     cdef int k
     cdef const Group* g
@@ -711,7 +711,7 @@ cdef long long count_02_groups(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_03_tiles(Ctx* c) noexcept:
+cdef long long count_03_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 1)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -724,7 +724,7 @@ cdef long long count_03_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_04_tiles(Ctx* c) noexcept:
+cdef long long count_04_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 9)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -737,7 +737,7 @@ cdef long long count_04_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_05_tiles(Ctx* c) noexcept:
+cdef long long count_05_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 2)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -750,7 +750,7 @@ cdef long long count_05_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_06_tiles(Ctx* c) noexcept:
+cdef long long count_06_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 3)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -763,7 +763,7 @@ cdef long long count_06_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_07_tiles(Ctx* c) noexcept:
+cdef long long count_07_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 4)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -776,7 +776,7 @@ cdef long long count_07_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_08_tiles(Ctx* c) noexcept:
+cdef long long count_08_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 5)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -789,7 +789,7 @@ cdef long long count_08_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_09_tiles(Ctx* c) noexcept:
+cdef long long count_09_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 6)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -802,7 +802,7 @@ cdef long long count_09_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_10_tiles(Ctx* c) noexcept:
+cdef long long count_10_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 7)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -815,7 +815,7 @@ cdef long long count_10_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_11_tiles(Ctx* c) noexcept:
+cdef long long count_11_tiles(Ctx* c) noexcept nogil:
     # count(tiles, rank == 8)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -828,7 +828,7 @@ cdef long long count_11_tiles(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_12_chows(Ctx* c) noexcept:
+cdef long long count_12_chows(Ctx* c) noexcept nogil:
     # count(chows)
     cdef int k
     cdef const Group* g
@@ -842,7 +842,7 @@ cdef long long count_12_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_13_pungs(Ctx* c) noexcept:
+cdef long long count_13_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 箭牌 or tile == seat_wind)
     cdef int k
     cdef const Group* g
@@ -857,7 +857,7 @@ cdef long long count_13_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_14_pungs(Ctx* c) noexcept:
+cdef long long count_14_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 箭牌)
     cdef int k
     cdef const Group* g
@@ -871,7 +871,7 @@ cdef long long count_14_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_15_pairs(Ctx* c) noexcept:
+cdef bint any_15_pairs(Ctx* c) noexcept nogil:
     # any(pairs, 箭牌)
     cdef int k
     cdef const Group* g
@@ -884,7 +884,7 @@ cdef bint any_15_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_16_pungs(Ctx* c) noexcept:
+cdef long long count_16_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 風牌)
     cdef int k
     cdef const Group* g
@@ -898,7 +898,7 @@ cdef long long count_16_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint any_17_pairs(Ctx* c) noexcept:
+cdef bint any_17_pairs(Ctx* c) noexcept nogil:
     # any(pairs, 風牌)
     cdef int k
     cdef const Group* g
@@ -911,7 +911,7 @@ cdef bint any_17_pairs(Ctx* c) noexcept:
     return False
 
 
-cdef long long count_18_pungs(Ctx* c) noexcept:
+cdef long long count_18_pungs(Ctx* c) noexcept nogil:
     # count(pungs)
     cdef int k
     cdef const Group* g
@@ -925,7 +925,7 @@ cdef long long count_18_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_19_kongs(Ctx* c) noexcept:
+cdef long long count_19_kongs(Ctx* c) noexcept nogil:
     # count(kongs)
     cdef int k
     cdef const Group* g
@@ -939,7 +939,7 @@ cdef long long count_19_kongs(Ctx* c) noexcept:
     return found
 
 
-cdef long long combinations_20_chows(Ctx* c) noexcept:
+cdef long long combinations_20_chows(Ctx* c) noexcept nogil:
     # combinations(chows, 3, distinct(suit) and step == 0)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -960,7 +960,7 @@ cdef long long combinations_20_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long count_21_pungs(Ctx* c) noexcept:
+cdef long long count_21_pungs(Ctx* c) noexcept nogil:
     # count(pungs, numbered and rank == pair.rank and suit != pair.suit)
     cdef int k
     cdef const Group* g
@@ -976,7 +976,7 @@ cdef long long count_21_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long combinations_22_pungs(Ctx* c) noexcept:
+cdef long long combinations_22_pungs(Ctx* c) noexcept nogil:
     # combinations(pungs, 3, numbered and distinct(suit) and step == 0)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -998,7 +998,7 @@ cdef long long combinations_22_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long combinations_23_chows(Ctx* c) noexcept:
+cdef long long combinations_23_chows(Ctx* c) noexcept nogil:
     # combinations(chows, 3, same(suit) and step == 3)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -1019,7 +1019,7 @@ cdef long long combinations_23_chows(Ctx* c) noexcept:
     return found
 
 
-cdef long long combinations_24_pungs(Ctx* c) noexcept:
+cdef long long combinations_24_pungs(Ctx* c) noexcept nogil:
     # combinations(pungs, 3, numbered and same(suit) and step == 1)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -1041,7 +1041,7 @@ cdef long long combinations_24_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef long long combinations_25_pungs(Ctx* c) noexcept:
+cdef long long combinations_25_pungs(Ctx* c) noexcept nogil:
     # combinations(pungs, 4, numbered and same(suit) and step == 1)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[4]
@@ -1066,7 +1066,7 @@ cdef long long combinations_25_pungs(Ctx* c) noexcept:
     return found
 
 
-cdef bint all_26_groups(Ctx* c) noexcept:
+cdef bint all_26_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(么九))
     cdef int k
     cdef const Group* g
@@ -1077,7 +1077,7 @@ cdef bint all_26_groups(Ctx* c) noexcept:
     return True
 
 
-cdef bint all_27_groups(Ctx* c) noexcept:
+cdef bint all_27_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(老頭))
     cdef int k
     cdef const Group* g
@@ -1090,7 +1090,7 @@ cdef bint all_27_groups(Ctx* c) noexcept:
 # ---------------------------------------------------------------- requirements
 
 
-cdef int unmet_requirement(Ctx* c) noexcept:
+cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
     # require 嶺上自摸: not (kong_replacement and not self_drawn)
     if not (not (c.h.context[CTX_kong_replacement] and (not c.h.context[CTX_self_drawn]))):
@@ -1103,233 +1103,233 @@ cdef int unmet_requirement(Ctx* c) noexcept:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
-cdef long long fan_00_all_sequences(Ctx* c) noexcept:
+cdef long long fan_00_all_sequences(Ctx* c) noexcept nogil:
     # fan 平和 "All Sequences" 5: count(chows) == 4
     return 1 if (count_12_chows(c) == 4) else 0
 
 
-cdef long long fan_01_concealed_hand(Ctx* c) noexcept:
+cdef long long fan_01_concealed_hand(Ctx* c) noexcept nogil:
     # fan 門前清 "Concealed Hand" 5: 面子和 and not opened
     return 1 if ((let_0(c) != 0) and (not c.opened)) else 0
 
 
-cdef long long fan_02_no_terminals(Ctx* c) noexcept:
+cdef long long fan_02_no_terminals(Ctx* c) noexcept nogil:
     # fan 斷么九 "No Terminals" 5: not any(tiles, 么九)
     return 1 if (not ((c.held_tiles & TILESET_8) != 0)) else 0
 
 
-cdef long long fan_03_mixed_one_suit(Ctx* c) noexcept:
+cdef long long fan_03_mixed_one_suit(Ctx* c) noexcept nogil:
     # fan 混一色 "Mixed One-Suit" 40: suits == 1 and 字牌數 > 0
     return 1 if ((c.suits == 1) and (let_2(c) > 0)) else 0
 
 
-cdef long long fan_04_pure_one_suit(Ctx* c) noexcept:
+cdef long long fan_04_pure_one_suit(Ctx* c) noexcept nogil:
     # fan 清一色 "Pure One-Suit" 80: suits == 1 and 字牌數 == 0
     return 1 if ((c.suits == 1) and (let_2(c) == 0)) else 0
 
 
-cdef long long fan_05_nine_gates(Ctx* c) noexcept:
+cdef long long fan_05_nine_gates(Ctx* c) noexcept nogil:
     # fan 九蓮寶燈 "Nine Gates" 480: 九蓮形
     return 1 if (let_4(c) != 0) else 0
 
 
-cdef long long fan_06_value_honor(Ctx* c) noexcept:
+cdef long long fan_06_value_honor(Ctx* c) noexcept nogil:
     # fan 番牌 "Value Honor" 10 each: count(pungs, 箭牌 or tile == seat_wind)
     return max(count_13_pungs(c), 0)
 
 
-cdef long long fan_07_small_three_dragons(Ctx* c) noexcept:
+cdef long long fan_07_small_three_dragons(Ctx* c) noexcept nogil:
     # fan 小三元 "Small Three Dragons" 40: count(pungs, 箭牌) == 2 and any(pairs, 箭牌)
     return 1 if ((count_14_pungs(c) == 2) and any_15_pairs(c)) else 0
 
 
-cdef long long fan_08_big_three_dragons(Ctx* c) noexcept:
+cdef long long fan_08_big_three_dragons(Ctx* c) noexcept nogil:
     # fan 大三元 "Big Three Dragons" 130: count(pungs, 箭牌) == 3
     return 1 if (count_14_pungs(c) == 3) else 0
 
 
-cdef long long fan_09_small_three_winds(Ctx* c) noexcept:
+cdef long long fan_09_small_three_winds(Ctx* c) noexcept nogil:
     # fan 小三風 "Small Three Winds" 30: count(pungs, 風牌) == 2 and any(pairs, 風牌)
     return 1 if ((count_16_pungs(c) == 2) and any_17_pairs(c)) else 0
 
 
-cdef long long fan_10_big_three_winds(Ctx* c) noexcept:
+cdef long long fan_10_big_three_winds(Ctx* c) noexcept nogil:
     # fan 大三風 "Big Three Winds" 120: count(pungs, 風牌) == 3
     return 1 if (count_16_pungs(c) == 3) else 0
 
 
-cdef long long fan_11_small_four_winds(Ctx* c) noexcept:
+cdef long long fan_11_small_four_winds(Ctx* c) noexcept nogil:
     # fan 小四喜 "Small Four Winds" 320: count(pungs, 風牌) == 3 and any(pairs, 風牌)
     return 1 if ((count_16_pungs(c) == 3) and any_17_pairs(c)) else 0
 
 
-cdef long long fan_12_big_four_winds(Ctx* c) noexcept:
+cdef long long fan_12_big_four_winds(Ctx* c) noexcept nogil:
     # fan 大四喜 "Big Four Winds" 400: count(pungs, 風牌) == 4
     return 1 if (count_16_pungs(c) == 4) else 0
 
 
-cdef long long fan_13_all_honors(Ctx* c) noexcept:
+cdef long long fan_13_all_honors(Ctx* c) noexcept nogil:
     # fan 字一色 "All Honors" 320: all(tiles, 字)
     return 1 if ((c.held_tiles & ~TILESET_6) == 0) else 0
 
 
-cdef long long fan_14_all_triplets(Ctx* c) noexcept:
+cdef long long fan_14_all_triplets(Ctx* c) noexcept nogil:
     # fan 對對和 "All Triplets" 30: 面子和 and count(pungs) == 4
     return 1 if ((let_0(c) != 0) and (count_18_pungs(c) == 4)) else 0
 
 
-cdef long long fan_15_two_concealed_triplets(Ctx* c) noexcept:
+cdef long long fan_15_two_concealed_triplets(Ctx* c) noexcept nogil:
     # fan 二暗刻 "Two Concealed Triplets" 5: 暗刻數 == 2
     return 1 if (let_1(c) == 2) else 0
 
 
-cdef long long fan_16_three_concealed_triplets(Ctx* c) noexcept:
+cdef long long fan_16_three_concealed_triplets(Ctx* c) noexcept nogil:
     # fan 三暗刻 "Three Concealed Triplets" 30: 暗刻數 == 3
     return 1 if (let_1(c) == 3) else 0
 
 
-cdef long long fan_17_four_concealed_triplets(Ctx* c) noexcept:
+cdef long long fan_17_four_concealed_triplets(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Four Concealed Triplets" 125: 暗刻數 == 4
     return 1 if (let_1(c) == 4) else 0
 
 
-cdef long long fan_18_one_kong(Ctx* c) noexcept:
+cdef long long fan_18_one_kong(Ctx* c) noexcept nogil:
     # fan 一槓 "One Kong" 5: count(kongs) == 1
     return 1 if (count_19_kongs(c) == 1) else 0
 
 
-cdef long long fan_19_two_kong(Ctx* c) noexcept:
+cdef long long fan_19_two_kong(Ctx* c) noexcept nogil:
     # fan 二槓 "Two Kong" 20: count(kongs) == 2
     return 1 if (count_19_kongs(c) == 2) else 0
 
 
-cdef long long fan_20_three_kong(Ctx* c) noexcept:
+cdef long long fan_20_three_kong(Ctx* c) noexcept nogil:
     # fan 三槓 "Three Kong" 120: count(kongs) == 3
     return 1 if (count_19_kongs(c) == 3) else 0
 
 
-cdef long long fan_21_four_kong(Ctx* c) noexcept:
+cdef long long fan_21_four_kong(Ctx* c) noexcept nogil:
     # fan 四槓 "Four Kong" 480: count(kongs) == 4
     return 1 if (count_19_kongs(c) == 4) else 0
 
 
-cdef long long fan_22_two_identical_sequences(Ctx* c) noexcept:
+cdef long long fan_22_two_identical_sequences(Ctx* c) noexcept nogil:
     # fan 一般高 "Two Identical Sequences" 10: 同順對 == 1
     return 1 if (let_3(c) == 1) else 0
 
 
-cdef long long fan_23_two_identical_sequences_twice(Ctx* c) noexcept:
+cdef long long fan_23_two_identical_sequences_twice(Ctx* c) noexcept nogil:
     # fan 兩般高 "Two Identical Sequences Twice" 60: 同順對 == 2
     return 1 if (let_3(c) == 2) else 0
 
 
-cdef long long fan_24_three_identical_sequences(Ctx* c) noexcept:
+cdef long long fan_24_three_identical_sequences(Ctx* c) noexcept nogil:
     # fan 一色三同順 "Three Identical Sequences" 120: 同順對 == 3
     return 1 if (let_3(c) == 3) else 0
 
 
-cdef long long fan_25_four_identical_sequences(Ctx* c) noexcept:
+cdef long long fan_25_four_identical_sequences(Ctx* c) noexcept nogil:
     # fan 一色四同順 "Four Identical Sequences" 480: 同順對 == 6
     return 1 if (let_3(c) == 6) else 0
 
 
-cdef long long fan_26_three_similar_sequences(Ctx* c) noexcept:
+cdef long long fan_26_three_similar_sequences(Ctx* c) noexcept nogil:
     # fan 三色同順 "Three Similar Sequences" 35: combinations(chows, 3, distinct(suit) and step == 0) > 0
     return 1 if (combinations_20_chows(c) > 0) else 0
 
 
-cdef long long fan_27_small_three_similar_triplets(Ctx* c) noexcept:
+cdef long long fan_27_small_three_similar_triplets(Ctx* c) noexcept nogil:
     # fan 三色小同刻 "Small Three Similar Triplets" 30: 面子和 and pair in 數牌 and count(pungs, numbered and rank == pair.rank and suit != pair.suit) == 2
     return 1 if ((let_0(c) != 0) and has_tile(TILESET_10, pair_tile(c)) and (count_21_pungs(c) == 2)) else 0
 
 
-cdef long long fan_28_three_similar_triplets(Ctx* c) noexcept:
+cdef long long fan_28_three_similar_triplets(Ctx* c) noexcept nogil:
     # fan 三色同刻 "Three Similar Triplets" 120: combinations(pungs, 3, numbered and distinct(suit) and step == 0) > 0
     return 1 if (combinations_22_pungs(c) > 0) else 0
 
 
-cdef long long fan_29_nine_tile_straight(Ctx* c) noexcept:
+cdef long long fan_29_nine_tile_straight(Ctx* c) noexcept nogil:
     # fan 一氣通貫 "Nine-Tile Straight" 40: combinations(chows, 3, same(suit) and step == 3) > 0
     return 1 if (combinations_23_chows(c) > 0) else 0
 
 
-cdef long long fan_30_three_consecutive_triplets(Ctx* c) noexcept:
+cdef long long fan_30_three_consecutive_triplets(Ctx* c) noexcept nogil:
     # fan 三連刻 "Three Consecutive Triplets" 100: combinations(pungs, 3, numbered and same(suit) and step == 1) > 0
     return 1 if (combinations_24_pungs(c) > 0) else 0
 
 
-cdef long long fan_31_four_consecutive_triplets(Ctx* c) noexcept:
+cdef long long fan_31_four_consecutive_triplets(Ctx* c) noexcept nogil:
     # fan 四連刻 "Four Consecutive Triplets" 200: combinations(pungs, 4, numbered and same(suit) and step == 1) > 0
     return 1 if (combinations_25_pungs(c) > 0) else 0
 
 
-cdef long long fan_32_mixed_lesser_terminals(Ctx* c) noexcept:
+cdef long long fan_32_mixed_lesser_terminals(Ctx* c) noexcept nogil:
     # fan 混全帶么 "Mixed Lesser Terminals" 40: 面子和 and all(groups, contains(么九))
     return 1 if ((let_0(c) != 0) and all_26_groups(c)) else 0
 
 
-cdef long long fan_33_pure_lesser_terminals(Ctx* c) noexcept:
+cdef long long fan_33_pure_lesser_terminals(Ctx* c) noexcept nogil:
     # fan 純全帶么 "Pure Lesser Terminals" 50: 面子和 and all(groups, contains(老頭))
     return 1 if ((let_0(c) != 0) and all_27_groups(c)) else 0
 
 
-cdef long long fan_34_mixed_greater_terminals(Ctx* c) noexcept:
+cdef long long fan_34_mixed_greater_terminals(Ctx* c) noexcept nogil:
     # fan 混么九 "Mixed Greater Terminals" 100: shape != thirteen_orphans and all(tiles, 么九)
     return 1 if ((c.d.shape != T_thirteen_orphans) and ((c.held_tiles & ~TILESET_8) == 0)) else 0
 
 
-cdef long long fan_35_pure_greater_terminals(Ctx* c) noexcept:
+cdef long long fan_35_pure_greater_terminals(Ctx* c) noexcept nogil:
     # fan 清么九 "Pure Greater Terminals" 400: all(tiles, 老頭)
     return 1 if ((c.held_tiles & ~TILESET_9) == 0) else 0
 
 
-cdef long long fan_36_final_draw(Ctx* c) noexcept:
+cdef long long fan_36_final_draw(Ctx* c) noexcept nogil:
     # fan 海底撈月 "Final Draw" 10: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_37_final_discard(Ctx* c) noexcept:
+cdef long long fan_37_final_discard(Ctx* c) noexcept nogil:
     # fan 河底撈魚 "Final Discard" 10: last_tile and not self_drawn
     return 1 if (c.h.context[CTX_last_tile] and (not c.h.context[CTX_self_drawn])) else 0
 
 
-cdef long long fan_38_win_on_kong(Ctx* c) noexcept:
+cdef long long fan_38_win_on_kong(Ctx* c) noexcept nogil:
     # fan 嶺上開花 "Win on Kong" 10: kong_replacement
     return 1 if c.h.context[CTX_kong_replacement] else 0
 
 
-cdef long long fan_39_robbing_a_kong(Ctx* c) noexcept:
+cdef long long fan_39_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 搶槓 "Robbing a Kong" 10: robbing_kong
     return 1 if c.h.context[CTX_robbing_kong] else 0
 
 
-cdef long long fan_40_blessing_of_heaven(Ctx* c) noexcept:
+cdef long long fan_40_blessing_of_heaven(Ctx* c) noexcept nogil:
     # fan 天和 "Blessing of Heaven" 155: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
-cdef long long fan_41_blessing_of_earth(Ctx* c) noexcept:
+cdef long long fan_41_blessing_of_earth(Ctx* c) noexcept nogil:
     # fan 地和 "Blessing of Earth" 155: first_turn and not is_dealer and not self_drawn and discarder == dealer
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
                  and (not c.h.context[CTX_self_drawn]) and (c.h.discarder == c.h.dealer)) else 0
 
 
-cdef long long fan_42_thirteen_terminals(Ctx* c) noexcept:
+cdef long long fan_42_thirteen_terminals(Ctx* c) noexcept nogil:
     # fan 十三么九 "Thirteen Terminals" 160: shape == thirteen_orphans
     return 1 if (c.d.shape == T_thirteen_orphans) else 0
 
 
-cdef long long fan_43_seven_pairs(Ctx* c) noexcept:
+cdef long long fan_43_seven_pairs(Ctx* c) noexcept nogil:
     # fan 七對子 "Seven Pairs" 30: shape == seven_pairs
     return 1 if (c.d.shape == T_seven_pairs) else 0
 
 
-cdef long long fan_44_chicken_hand(Ctx* c) noexcept:
+cdef long long fan_44_chicken_hand(Ctx* c) noexcept nogil:
     # fan 雞和 "Chicken Hand" 1: counted_fans == 0
     return 1 if (c.counted_fans == 0) else 0
 
 
-cdef void count_fans(Ctx* c) noexcept:
+cdef void count_fans(Ctx* c) noexcept nogil:
     """Occurrences of every hand fan in this decomposition; a fan comes after the fans it reads."""
     c.n[FAN_00_ALL_SEQUENCES] = fan_00_all_sequences(c)
     c.n[FAN_01_CONCEALED_HAND] = fan_01_concealed_hand(c)
@@ -1378,12 +1378,12 @@ cdef void count_fans(Ctx* c) noexcept:
     c.n[FAN_44_CHICKEN_HAND] = 0  # scored after the others' exclusions
 
 
-cdef void value_fans(Ctx* c) noexcept:
+cdef void value_fans(Ctx* c) noexcept nogil:
     """Computed values of the fans that occur (fixed values come from FAN_AMOUNT)."""
     pass
 
 
-cdef long long score_late_fans(Ctx* c) noexcept:
+cdef long long score_late_fans(Ctx* c) noexcept nogil:
     """The fans that read counted_fans, counted as they are (they exclude nothing); their total."""
     cdef long long total = 0
     c.n[FAN_44_CHICKEN_HAND] = fan_44_chicken_hand(c)
@@ -1395,25 +1395,25 @@ cdef long long score_late_fans(Ctx* c) noexcept:
 # ---------------------------------------------------------------- settlement values (let)
 
 
-cdef long long let_settle_0(Ctx* c, int loser) noexcept:
+cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 放銃付 = paid if uniform or paid <= par else 3 * paid - 2 * par
     return (paid_amount(c) if (c.h.options[OPTION_uniform] or (paid_amount(c) <= c.h.options[OPTION_par]))
             else minus(c, times(c, 3, paid_amount(c)), times(c, 2, c.h.options[OPTION_par])))
 
 
-cdef long long let_settle_1(Ctx* c, int loser) noexcept:
+cdef long long let_settle_1(Ctx* c, int loser) noexcept nogil:
     # let 旁付 = paid if uniform else min(paid, par)
     return (paid_amount(c) if c.h.options[OPTION_uniform] else min(paid_amount(c), c.h.options[OPTION_par]))
 
 # ================================================================ settlement
 
 
-cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept:
+cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nogil:
     """The loser fans of one loser's share (v holds the fixed values), before their exclusions."""
     pass
 
 
-cdef bint pay(Ctx* c) noexcept:
+cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
@@ -2059,7 +2059,7 @@ CHECKER = Checker(SPEC_NAME, SPEC_HASH, SPEC_IR, TEXT_VALUES, TILE_CODES, KEYS, 
                   False)
 
 
-cdef void link(Tables* t) noexcept:
+cdef void link(Tables* t) noexcept nogil:
     t.n_tiles = N_TILES
     t.n_players = N_PLAYERS
     t.hand_size = 14

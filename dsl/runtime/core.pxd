@@ -205,13 +205,13 @@ cdef struct Readings:
 
 cdef struct Ctx
 
-ctypedef void (*HandStep)(Ctx* c) noexcept
-ctypedef int (*FirstUnmet)(Ctx* c) noexcept
-ctypedef long long (*HandValue)(Ctx* c) noexcept
-ctypedef void (*LoserShare)(Ctx* c, int loser, long long* n, long long* v) noexcept
-ctypedef bint (*Payments)(Ctx* c) noexcept
-ctypedef int (*FanOf)(Ctx* c, const Group** combo, int k) noexcept
-ctypedef bint (*ShapeHolds)(Ctx* c, int shape) noexcept
+ctypedef void (*HandStep)(Ctx* c) noexcept nogil
+ctypedef int (*FirstUnmet)(Ctx* c) noexcept nogil
+ctypedef long long (*HandValue)(Ctx* c) noexcept nogil
+ctypedef void (*LoserShare)(Ctx* c, int loser, long long* n, long long* v) noexcept nogil
+ctypedef bint (*Payments)(Ctx* c) noexcept nogil
+ctypedef int (*FanOf)(Ctx* c, const Group** combo, int k) noexcept nogil
+ctypedef bint (*ShapeHolds)(Ctx* c, int shape) noexcept nogil
 
 cdef struct Tables:
     # One spec's tables and functions, filled by its checker module.
@@ -487,23 +487,23 @@ cdef class Checker:
     cdef bint shows(self, const Hand* h, int tile) noexcept
     cdef int context_slot(self, str name)
     cdef bint read_any(self, object case, Hand* h, bint with_win) except -1
-    cdef bint score(self, Ctx* c, const Hand* h) noexcept
-    cdef long long minimum(self, const Hand* h) noexcept
+    cdef bint score(self, Ctx* c, const Hand* h) noexcept nogil
+    cdef long long minimum(self, const Hand* h) noexcept nogil
     cdef list fans_of(self, const long long* v, const long long* cnt, int first, int last)
     cdef dict fan_result(self, int fan, long long value, long long count)
     cdef object score_value(self, int k, long long value)
-    cdef int outcome(self, Ctx* c, const Hand* h) noexcept
+    cdef int outcome(self, Ctx* c, const Hand* h) noexcept nogil
     cdef bint from_hand(self, object hand, Hand* h) except -1
     cdef object wait_codes(self, Scratch* s)
 
 
 # ---------------------------------------------------------------- helpers the rules call
 
-cdef inline bint has_tile(unsigned long long tiles, long long tile) noexcept:
+cdef inline bint has_tile(unsigned long long tiles, long long tile) noexcept nogil:
     return tile >= 0 and (tiles >> tile) & 1
 
 
-cdef inline long long bounded(Ctx* c, long long value) noexcept:
+cdef inline long long bounded(Ctx* c, long long value) noexcept nogil:
     """The value when it is within LIMIT; else the case goes to the reference interpreter."""
     if not -LIMIT <= value <= LIMIT:
         c.inexact = True
@@ -511,7 +511,7 @@ cdef inline long long bounded(Ctx* c, long long value) noexcept:
     return value
 
 
-cdef inline long long plus(Ctx* c, long long a, long long b) noexcept:
+cdef inline long long plus(Ctx* c, long long a, long long b) noexcept nogil:
     cdef long long total
     if add_overflows(a, b, &total):
         c.inexact = True
@@ -519,7 +519,7 @@ cdef inline long long plus(Ctx* c, long long a, long long b) noexcept:
     return bounded(c, total)
 
 
-cdef inline long long minus(Ctx* c, long long a, long long b) noexcept:
+cdef inline long long minus(Ctx* c, long long a, long long b) noexcept nogil:
     cdef long long difference
     if subtract_overflows(a, b, &difference):
         c.inexact = True
@@ -527,7 +527,7 @@ cdef inline long long minus(Ctx* c, long long a, long long b) noexcept:
     return bounded(c, difference)
 
 
-cdef inline long long times(Ctx* c, long long a, long long b) noexcept:
+cdef inline long long times(Ctx* c, long long a, long long b) noexcept nogil:
     cdef long long product
     if multiply_overflows(a, b, &product):
         c.inexact = True
@@ -535,13 +535,13 @@ cdef inline long long times(Ctx* c, long long a, long long b) noexcept:
     return bounded(c, product)
 
 
-cdef inline long long too_large(Ctx* c) noexcept:
+cdef inline long long too_large(Ctx* c) noexcept nogil:
     """A number written in the spec beyond LIMIT: the reference interpreter answers."""
     c.inexact = True
     return 0
 
 
-cdef inline long long divide(Ctx* c, long long a, long long b) noexcept:
+cdef inline long long divide(Ctx* c, long long a, long long b) noexcept nogil:
     """a / b when it is a whole number (the interpreter keeps other quotients as fractions)."""
     if b == 0 or a % b != 0:
         c.inexact = True
@@ -549,24 +549,24 @@ cdef inline long long divide(Ctx* c, long long a, long long b) noexcept:
     return bounded(c, a // b)
 
 
-cdef inline int suit_of(const Ctx* c, long long tile) noexcept:
+cdef inline int suit_of(const Ctx* c, long long tile) noexcept nogil:
     return c.t.tile_suit[tile] if tile >= 0 else c.t.text_none  # the suit of no tile (no pair)
 
 
-cdef inline int rank_of(const Ctx* c, long long tile) noexcept:
+cdef inline int rank_of(const Ctx* c, long long tile) noexcept nogil:
     return c.t.tile_rank[tile] if tile >= 0 else 0
 
 
-cdef inline int next_tile(const Ctx* c, long long tile) noexcept:
+cdef inline int next_tile(const Ctx* c, long long tile) noexcept nogil:
     """The tile an indicator points at; -1 (no pair) reads the last entry, as a Python index does."""
     return c.t.next_tile[tile if tile >= 0 else c.t.n_tiles + tile]
 
 
-cdef inline int previous_tile(const Ctx* c, long long tile) noexcept:
+cdef inline int previous_tile(const Ctx* c, long long tile) noexcept nogil:
     return c.t.previous_tile[tile if tile >= 0 else c.t.n_tiles + tile]
 
 
-cdef inline int pair_tile(const Ctx* c) noexcept:
+cdef inline int pair_tile(const Ctx* c) noexcept nogil:
     """`pair`: the tile of the decomposition's first pair, -1 without one."""
     cdef int k
     for k in range(c.d.n_groups):
@@ -575,24 +575,24 @@ cdef inline int pair_tile(const Ctx* c) noexcept:
     return -1
 
 
-cdef inline long long wind_tile(Ctx* c, int wind) noexcept:
+cdef inline long long wind_tile(Ctx* c, int wind) noexcept nogil:
     if c.t.wind_tiles[wind] < 0:
         c.inexact = True  # the interpreter fails on a wind the tile set lacks; let it say so
         return 0
     return c.t.wind_tiles[wind]
 
 
-cdef inline bint is_set(const Group* g) noexcept:
+cdef inline bint is_set(const Group* g) noexcept nogil:
     return g.kind != PAIR and g.kind != SINGLE and g.kind != KNITTED and g.kind != WILD and not g.aside
 
 
-cdef inline void transfer(Ctx* c, int loser, long long amount) noexcept:
+cdef inline void transfer(Ctx* c, int loser, long long amount) noexcept nogil:
     """The loser pays the winner."""
     c.payments[c.losers[loser].seat] = minus(c, c.payments[c.losers[loser].seat], amount)
     c.payments[c.h.seat] = plus(c, c.payments[c.h.seat], amount)
 
 
-cdef inline long long paid_amount(Ctx* c) noexcept:
+cdef inline long long paid_amount(Ctx* c) noexcept nogil:
     """`paid` (ir.Spec.paid): the total, at most the cap; under `unless one fan is more`, the whole total when
     one counted hand fan alone (value × count) is worth more than the cap."""
     cdef int i
@@ -605,19 +605,19 @@ cdef inline long long paid_amount(Ctx* c) noexcept:
     return c.total if c.total < c.t.cap else c.t.cap
 
 
-cdef long long power(Ctx* c, long long base, long long exponent) noexcept
-cdef long long count_held(const Ctx* c, unsigned long long tiles) noexcept
-cdef long long roundup(Ctx* c, long long value, long long step) noexcept
-cdef long long wilds_held(const Ctx* c) noexcept
-cdef long long indicated(const Ctx* c, int key) noexcept
-cdef long long hand_waits(Ctx* c, bint any_copy) noexcept
-cdef int select_groups(const Ctx* c, int source, const Group** out) noexcept
-cdef bint combo_same(const Ctx* c, const Group** combo, int k, int attr) noexcept
-cdef bint combo_distinct(const Ctx* c, const Group** combo, int k, int attr) noexcept
-cdef long long combo_step(const Ctx* c, const Group** combo, int k) noexcept
-cdef unsigned long long combo_tiles(const Group** combo, int k) noexcept
-cdef bint combo_numbered(const Ctx* c, const Group** combo, int k) noexcept
-cdef void combine(Ctx* c, int source, FanOf fan_of, const int* pair_fans, int n_pair_fans) noexcept
+cdef long long power(Ctx* c, long long base, long long exponent) noexcept nogil
+cdef long long count_held(const Ctx* c, unsigned long long tiles) noexcept nogil
+cdef long long roundup(Ctx* c, long long value, long long step) noexcept nogil
+cdef long long wilds_held(const Ctx* c) noexcept nogil
+cdef long long indicated(const Ctx* c, int key) noexcept nogil
+cdef long long hand_waits(Ctx* c, bint any_copy) noexcept nogil
+cdef int select_groups(const Ctx* c, int source, const Group** out) noexcept nogil
+cdef bint combo_same(const Ctx* c, const Group** combo, int k, int attr) noexcept nogil
+cdef bint combo_distinct(const Ctx* c, const Group** combo, int k, int attr) noexcept nogil
+cdef long long combo_step(const Ctx* c, const Group** combo, int k) noexcept nogil
+cdef unsigned long long combo_tiles(const Group** combo, int k) noexcept nogil
+cdef bint combo_numbered(const Ctx* c, const Group** combo, int k) noexcept nogil
+cdef void combine(Ctx* c, int source, FanOf fan_of, const int* pair_fans, int n_pair_fans) noexcept nogil
 cdef long long resolve(const Tables* t, const long long* n, const long long* v, long long* cnt, int first, int last,
-                       bint* inexact) noexcept
-cdef void pay_liable(Ctx* c, int loser) noexcept
+                       bint* inexact) noexcept nogil
+cdef void pay_liable(Ctx* c, int loser) noexcept nogil

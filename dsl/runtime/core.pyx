@@ -33,7 +33,7 @@ from dsl.cases.scores import Scores, compact
 # ================================================================ helpers the rules call
 
 
-cdef long long power(Ctx* c, long long base, long long exponent) noexcept:
+cdef long long power(Ctx* c, long long base, long long exponent) noexcept nogil:
     """base ^ exponent when it is a whole number within LIMIT."""
     cdef long long result = 1
     if exponent < 0:
@@ -50,7 +50,7 @@ cdef long long power(Ctx* c, long long base, long long exponent) noexcept:
     return result
 
 
-cdef long long count_held(const Ctx* c, unsigned long long tiles) noexcept:
+cdef long long count_held(const Ctx* c, unsigned long long tiles) noexcept nogil:
     """count(tiles, SET): the tiles held in a tile set, each copy counted."""
     cdef long long n = 0
     cdef unsigned long long left = tiles & c.held_tiles
@@ -60,11 +60,11 @@ cdef long long count_held(const Ctx* c, unsigned long long tiles) noexcept:
     return n
 
 
-cdef inline long long floor_divide(long long a, long long b) noexcept:
+cdef inline long long floor_divide(long long a, long long b) noexcept nogil:
     return a // b - (1 if a % b != 0 and (a < 0) != (b < 0) else 0)
 
 
-cdef long long roundup(Ctx* c, long long value, long long step) noexcept:
+cdef long long roundup(Ctx* c, long long value, long long step) noexcept nogil:
     """roundup(value, step): value rounded up to a multiple of step."""
     if step <= 0:
         c.inexact = True  # the interpreter refuses such a step; let it say so
@@ -72,7 +72,7 @@ cdef long long roundup(Ctx* c, long long value, long long step) noexcept:
     return times(c, -floor_divide(-value, step), step)
 
 
-cdef long long wilds_held(const Ctx* c) noexcept:
+cdef long long wilds_held(const Ctx* c) noexcept nogil:
     """`wilds`: the wild tiles among the concealed tiles, the winning tile included."""
     cdef long long n = 0
     cdef unsigned long long left = c.h.wild & c.concealed_tiles
@@ -82,7 +82,7 @@ cdef long long wilds_held(const Ctx* c) noexcept:
     return n
 
 
-cdef long long indicated(const Ctx* c, int key) noexcept:
+cdef long long indicated(const Ctx* c, int key) noexcept nogil:
     """indicated(KEY): how many tiles of the hand the indicators of a context key point at."""
     cdef long long n = 0
     cdef int k
@@ -91,7 +91,7 @@ cdef long long indicated(const Ctx* c, int key) noexcept:
     return n
 
 
-cdef long long hand_waits(Ctx* c, bint any_copy) noexcept:
+cdef long long hand_waits(Ctx* c, bint any_copy) noexcept nogil:
     """`waits` (or `shape_waits`): how many tiles complete the hand before its winning tile, once per hand."""
     if c.waits[any_copy] < 0:
         c.waits[any_copy] = find_waits(c.t, c.h, any_copy, NULL, &c.inexact, c.trial)
@@ -103,7 +103,7 @@ cdef long long hand_waits(Ctx* c, bint any_copy) noexcept:
 # to read_case itself. tests/test_case_parity.py gives both readers every key with every wrong type.
 
 
-cdef void clear(const Tables* t, Hand* h) noexcept:
+cdef void clear(const Tables* t, Hand* h) noexcept nogil:
     """An empty hand: only the fields a case fills are reset (Hand is large: most of it is meld room)."""
     cdef int k
     memset(h.counts, 0, sizeof(h.counts))
@@ -146,7 +146,7 @@ cdef int parse(const Tables* t, str text, bint flowers, int* out, int limit, int
 
 
 cdef int parse_bytes(const Tables* t, const unsigned char* text, Py_ssize_t length, bint flowers, int* out,
-                     int limit, int* reds) noexcept:
+                     int limit, int* reds) noexcept nogil:
     """parse over the characters of a one-byte string."""
     cdef unsigned char ch
     cdef int digits[16]
@@ -183,7 +183,7 @@ cdef int parse_bytes(const Tables* t, const unsigned char* text, Py_ssize_t leng
     return -1 if n_digits else n
 
 
-cdef bint meld_shape_ok(const Tables* t, int kind, const int* tiles, int n, const Hand* h) noexcept:
+cdef bint meld_shape_ok(const Tables* t, int kind, const int* tiles, int n, const Hand* h) noexcept nogil:
     """Whether sorted tiles have the meld kind's shape (dsl.cases.case._meld_shape_ok; tests/test_case_parity.py)."""
     cdef int shape = t.meld_shape[kind], k
     if shape == SHAPE_ONE_OF:
@@ -407,7 +407,7 @@ cdef bint read_context(const Tables* t, int key, object value, Hand* h) except -
     return True
 
 
-cdef void choose_sets(const Tables* t, Hand* h) noexcept:
+cdef void choose_sets(const Tables* t, Hand* h) noexcept nogil:
     """The tile sets the indicators choose (dsl.cases.case.hand_tilesets), and the wild tiles among them."""
     cdef int k, j, i, tile, step, key
     cdef unsigned long long tiles
@@ -431,7 +431,7 @@ cdef void choose_sets(const Tables* t, Hand* h) noexcept:
         h.wild |= h.sets[t.wild_sets[k]]
 
 
-cdef bint read_seats(const Tables* t, bint seat_given, bint discarder_given, Hand* h) noexcept:
+cdef bint read_seats(const Tables* t, bint seat_given, bint discarder_given, Hand* h) noexcept nogil:
     """The winner, the dealer and the discarder, defaulted as read_case defaults them (tests/test_parity.py,
     test_conditions_read_seat_dealer_and_discarder_with_their_defaults)."""
     h.self_drawn = h.context[t.ctx_self_drawn]
@@ -447,7 +447,7 @@ cdef bint read_seats(const Tables* t, bint seat_given, bint discarder_given, Han
 # ================================================================ facts of a hand
 
 
-cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noexcept:
+cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noexcept nogil:
     """The facts of a hand with this winning tile (interpreter.HandFacts; -1: none yet) and an empty search."""
     cdef int tile, k, j
     cdef const Meld* meld
@@ -518,7 +518,7 @@ cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noe
     set_win(c, win)
 
 
-cdef void set_win(Ctx* c, int win) noexcept:
+cdef void set_win(Ctx* c, int win) noexcept nogil:
     """Add the winning tile to the hand (none: -1), and start a new search."""
     c.win = win
     if win >= 0:
@@ -534,7 +534,7 @@ cdef void set_win(Ctx* c, int win) noexcept:
     c.have_best = False
 
 
-cdef void unset_win(Ctx* c) noexcept:
+cdef void unset_win(Ctx* c) noexcept nogil:
     """Take the winning tile out of the hand again."""
     cdef int win = c.win
     c.counts[win] -= 1
@@ -547,7 +547,7 @@ cdef void unset_win(Ctx* c) noexcept:
 
 
 cdef unsigned long long completing(const Tables* t, const Hand* h, unsigned long long held,
-                                  unsigned long long near, bint with_standard) noexcept:
+                                  unsigned long long near, bint with_standard) noexcept nogil:
     """The tiles that may complete this hand (held: its concealed tiles, near: every tile within two ranks of
     one of them): a superset of its waits, so that the others need no search.
 
@@ -600,7 +600,7 @@ cdef unsigned long long completing(const Tables* t, const Hand* h, unsigned long
     return tiles
 
 
-cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bint* inexact, Ctx* room) noexcept:
+cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bint* inexact, Ctx* room) noexcept nogil:
     """Tiles that complete the hand and meet every requirement (Interpreter._waits), into out unless NULL;
     returns how many. With any_copy, a tile whose every copy is held
     counts too (a wait of the shape). The search runs in `room`, or in room of its own when that is NULL."""
@@ -659,7 +659,7 @@ cdef int find_waits(const Tables* t, const Hand* h, bint any_copy, int* out, bin
 
 
 cdef unsigned long long standard_waits(const Tables* t, const Hand* h, unsigned long long candidates,
-                                       unsigned long long* unknown) noexcept:
+                                       unsigned long long* unknown) noexcept nogil:
     """The candidate tiles that make the concealed tiles read as sets and a pair, run by run through
     RUN_SHAPES: the run the tile joins must read anew, every other run as it is, one pair in all. A candidate
     the table cannot decide (a fifth copy) goes to `unknown`."""
@@ -705,7 +705,7 @@ cdef unsigned long long standard_waits(const Tables* t, const Hand* h, unsigned 
     return waits
 
 
-cdef inline bint run_reads(int key, int tiles, bint chows) noexcept:
+cdef inline bint run_reads(int key, int tiles, bint chows) noexcept nogil:
     """The run reads as sets (a multiple of 3 tiles) or as sets and a pair (2 more)."""
     if tiles % 3 == 1:
         return False
@@ -730,7 +730,7 @@ cdef unsigned char* RUN_SHAPES = <unsigned char*>calloc(RUN_KEYS, 1)
 cdef int[RUN_TILES] RUN_DIGIT = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625]
 
 
-cdef void mark_runs(int* counts, int key, int first_kind, int sets_left, int shift) noexcept:
+cdef void mark_runs(int* counts, int key, int first_kind, int sets_left, int shift) noexcept nogil:
     """Mark the run of these counts (and key) and every run with sets of kinds first_kind.. added to it, up to
     sets_left more, as sets alone and, with each pair added, as sets and a pair."""
     cdef int tile, kind, low
@@ -757,7 +757,7 @@ cdef void mark_runs(int* counts, int key, int first_kind, int sets_left, int shi
                 counts[tile] -= 1
 
 
-cdef void build_run_shapes() noexcept:
+cdef void build_run_shapes() noexcept nogil:
     cdef int[RUN_TILES] counts
     memset(counts, 0, sizeof(counts))
     mark_runs(counts, 0, 0, MAX_SETS, 0)
@@ -767,7 +767,7 @@ cdef void build_run_shapes() noexcept:
 build_run_shapes()
 
 
-cdef void find_runs(Tables* t) noexcept:
+cdef void find_runs(Tables* t) noexcept nogil:
     """The runs of tiles that chows connect (a tile joins the run before it when a chow holds both), and
     whether RUN_SHAPES covers them: at most RUN_TILES tiles, a chow at each start but the last two, at most
     RUN_COPIES copies of each tile."""
@@ -785,10 +785,10 @@ cdef void find_runs(Tables* t) noexcept:
     for run in range(t.n_runs):
         t.runs_fit = t.runs_fit and t.run_length[run] <= RUN_TILES
         for p in range(t.run_length[run]):
-            t.runs_fit = t.runs_fit and bool(t.chow_start[t.run_first[run] + p]) == (p + 2 < t.run_length[run])
+            t.runs_fit = t.runs_fit and (t.chow_start[t.run_first[run] + p] != 0) == (p + 2 < t.run_length[run])
 
 
-cdef int standard_complete(const Tables* t, const int* counts, bint chows) noexcept:
+cdef int standard_complete(const Tables* t, const int* counts, bint chows) noexcept nogil:
     """Whether the concealed tiles read as sets and one pair: 1 or 0 by RUN_SHAPES, -1 when the table does not
     cover this spec's runs or counts."""
     cdef int run, k, key, tiles, count, pairs = 0, shift = 0 if chows else 2
@@ -814,7 +814,7 @@ cdef int standard_complete(const Tables* t, const int* counts, bint chows) noexc
     return pairs == 1
 
 
-cdef void search(Ctx* c) noexcept:
+cdef void search(Ctx* c) noexcept nogil:
     cdef const Tables* t = c.t
     cdef int k, shape
     cdef bint stop
@@ -841,7 +841,7 @@ cdef void search(Ctx* c) noexcept:
         own_shapes(c)
 
 
-cdef bint own_shapes(Ctx* c) noexcept:
+cdef bint own_shapes(Ctx* c) noexcept nogil:
     """A spec's own shapes (Interpreter._own_shapes): the declared melds, then every concealed tile a single in
     tile order, the first copy of the winning tile holding it; a decomposition for each shape whose condition
     holds. True stops the search."""
@@ -869,7 +869,7 @@ cdef bint own_shapes(Ctx* c) noexcept:
     return False
 
 
-cdef inline void push(Ctx* c, int kind, int tile, int mask) noexcept:
+cdef inline void push(Ctx* c, int kind, int tile, int mask) noexcept nogil:
     """A group on the stack; the places in `mask` are filled by wilds."""
     c.stack_kind[c.n_stack] = kind
     c.stack_tile[c.n_stack] = tile
@@ -877,7 +877,7 @@ cdef inline void push(Ctx* c, int kind, int tile, int mask) noexcept:
     c.n_stack += 1
 
 
-cdef void record(Ctx* c, Readings* found) noexcept:
+cdef void record(Ctx* c, Readings* found) noexcept nogil:
     """The groups on the stack as one more reading; too many readings leave the hand to the interpreter."""
     cdef int r = found.n, k
     if r == MAX_READINGS:
@@ -891,7 +891,7 @@ cdef void record(Ctx* c, Readings* found) noexcept:
         found.mask[r][k - c.stack_base] = c.stack_mask[k]
 
 
-cdef bint sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows) noexcept:
+cdef bint sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows) noexcept nogil:
     """Every reading of c.left as `sets` sets and a pair (decompose._standard), taking the lowest tile
     first so each reading is found once; the groups found so far are on c.stack from `c.stack_base`.
     Readings go into `found`, or with found NULL are placed at once (True: the search may stop)."""
@@ -933,7 +933,7 @@ cdef bint sets_and_pair(Ctx* c, Readings* found, int start, int sets, bint paire
     return False
 
 
-cdef bint place_readings(Ctx* c, const Readings* found, const int* order) noexcept:
+cdef bint place_readings(Ctx* c, const Readings* found, const int* order) noexcept nogil:
     """Each reading, in the given order; True stops the search."""
     cdef int r, k
     for r in range(found.n):
@@ -945,7 +945,7 @@ cdef bint place_readings(Ctx* c, const Readings* found, const int* order) noexce
     return False
 
 
-cdef bint standard(Ctx* c, bint chows) noexcept:
+cdef bint standard(Ctx* c, bint chows) noexcept nogil:
     """Sets and one pair, for every split of the wild tiles held."""
     cdef int complete
     if c.h.wild == 0:  # no wild tiles: the one split is the hand itself
@@ -962,7 +962,7 @@ cdef bint standard(Ctx* c, bint chows) noexcept:
     return each_split(c, chows, False)
 
 
-cdef bint standard_split(Ctx* c, bint chows) noexcept:
+cdef bint standard_split(Ctx* c, bint chows) noexcept nogil:
     """Sets and one pair of c.split with c.jokers wilds, readings tried set by set in tile order, a pung
     before a chow on the same tile (decompose._reading_order), each once; True when the search may stop."""
     cdef Readings* found = &c.readings
@@ -992,7 +992,7 @@ cdef bint standard_split(Ctx* c, bint chows) noexcept:
     return place_readings(c, found, order)
 
 
-cdef void reading_key(const Readings* found, int r, int* key) noexcept:
+cdef void reading_key(const Readings* found, int r, int* key) noexcept nogil:
     """The sets of a reading as (tile, is chow) pairs, sorted: tile * 2 + (1 for a chow)."""
     cdef int k, j, value, n = 0
     for k in range(found.size[r]):
@@ -1007,7 +1007,7 @@ cdef void reading_key(const Readings* found, int r, int* key) noexcept:
         n += 1
 
 
-cdef bint key_before(const int* a, const int* b, int sets) noexcept:
+cdef bint key_before(const int* a, const int* b, int sets) noexcept nogil:
     cdef int k
     for k in range(sets):
         if a[k] != b[k]:
@@ -1015,7 +1015,7 @@ cdef bint key_before(const int* a, const int* b, int sets) noexcept:
     return False
 
 
-cdef bint knitted_straight(Ctx* c, bint chows) noexcept:
+cdef bint knitted_straight(Ctx* c, bint chows) noexcept nogil:
     """A knitted straight (147 / 258 / 369 over three suits), then sets and a pair from the rest, the
     straights in order and the readings as found."""
     cdef const Tables* t = c.t
@@ -1039,7 +1039,7 @@ cdef bint knitted_straight(Ctx* c, bint chows) noexcept:
     return False
 
 
-cdef bint honors_and_knitted(Ctx* c) noexcept:
+cdef bint honors_and_knitted(Ctx* c) noexcept nogil:
     """Fourteen different tiles: numbered ones all from one knitted straight, and some honors."""
     cdef const Tables* t = c.t
     cdef int number
@@ -1061,7 +1061,7 @@ cdef bint honors_and_knitted(Ctx* c) noexcept:
     return place_win(c)
 
 
-cdef bint seven_pairs(Ctx* c) noexcept:
+cdef bint seven_pairs(Ctx* c) noexcept nogil:
     """Seven pairs: no declared sets (tiles laid aside may be), 14 tiles, every count even (four of a kind is
     two pairs)."""
     cdef int tile, k
@@ -1082,7 +1082,7 @@ cdef bint seven_pairs(Ctx* c) noexcept:
     return place_win(c)
 
 
-cdef bint thirteen_orphans(Ctx* c) noexcept:
+cdef bint thirteen_orphans(Ctx* c) noexcept nogil:
     """Thirteen orphans: one of each terminal and honor and a pair of one of them, no declared sets."""
     cdef const int* orphans = c.t.orphans
     cdef int tile, k, pair = -1
@@ -1106,7 +1106,7 @@ cdef bint thirteen_orphans(Ctx* c) noexcept:
 # ---------------------------------------------------------------- wild tiles (dsl.interp.decompose)
 
 
-cdef bint each_split(Ctx* c, bint chows, bint loose_shape) noexcept:
+cdef bint each_split(Ctx* c, bint chows, bint loose_shape) noexcept nogil:
     """Every split of the wild tiles held (decompose._wild_splits): of each wild tile, lowest first, none
     to all of its copies set apart as wilds, the last wild tile's number changing fastest."""
     cdef int held[MAX_TILES]
@@ -1135,12 +1135,12 @@ cdef bint each_split(Ctx* c, bint chows, bint loose_shape) noexcept:
         used[k] += 1
 
 
-cdef bint loose(Ctx* c) noexcept:
+cdef bint loose(Ctx* c) noexcept nogil:
     """No shape at all (乱风乱将): every tile held a single, every wild set apart a group of its own."""
     return each_split(c, False, True)
 
 
-cdef bint loose_readings(Ctx* c) noexcept:
+cdef bint loose_readings(Ctx* c) noexcept nogil:
     cdef int sets = c.t.sets - c.h.n_sets, tile, k, n = 0
     for tile in range(c.t.n_tiles):
         n += c.split[tile]
@@ -1157,7 +1157,7 @@ cdef bint loose_readings(Ctx* c) noexcept:
 
 
 cdef void sets_and_pair_wild(Ctx* c, Readings* found, int start, int sets, bint paired, bint chows,
-                             int jokers) noexcept:
+                             int jokers) noexcept nogil:
     """Every reading of c.left and `jokers` wilds as sets and a pair (decompose._standard_wild): each group
     holds the lowest tile left; its other places are held tiles or wilds (pair, then pung: most held
     first; then chows starting at, one below and two below that tile)."""
@@ -1213,7 +1213,7 @@ cdef void sets_and_pair_wild(Ctx* c, Readings* found, int start, int sets, bint 
                     c.left[low + p] += 1
 
 
-cdef void wilds_alone(Ctx* c, Readings* found, int sets, bint paired, bint chows, int jokers, int lowest) noexcept:
+cdef void wilds_alone(Ctx* c, Readings* found, int sets, bint paired, bint chows, int jokers, int lowest) noexcept nogil:
     """Groups of wilds alone once every held tile is placed (decompose._wilds_alone): a pair of any tile
     first, then sets in order (a pung of a tile before a chow starting on it)."""
     cdef int tile, key
@@ -1243,7 +1243,7 @@ cdef void wilds_alone(Ctx* c, Readings* found, int sets, bint paired, bint chows
         c.n_stack -= 1
 
 
-cdef void drop_repeats(const Tables* t, Readings* found) noexcept:
+cdef void drop_repeats(const Tables* t, Readings* found) noexcept nogil:
     """Keep the first of readings with the same groups (decompose._unique): wilds can form them in
     another order."""
     cdef int codes[MAX_READINGS][MAX_SETS + 1]
@@ -1278,7 +1278,7 @@ cdef void drop_repeats(const Tables* t, Readings* found) noexcept:
     found.n = n
 
 
-cdef void read_tiles(Ctx* c) noexcept:
+cdef void read_tiles(Ctx* c) noexcept nogil:
     """The tiles as this reading reads them (decompose.reading_tiles): wilds as the tiles they stand for,
     loose wilds and tiles laid aside left out; and how many wilds it substitutes."""
     cdef int k, tile
@@ -1309,7 +1309,7 @@ cdef void read_tiles(Ctx* c) noexcept:
 # ---------------------------------------------------------------- placing the winning tile
 
 
-cdef inline bint holds_tile(const Group* g, int tile) noexcept:
+cdef inline bint holds_tile(const Group* g, int tile) noexcept nogil:
     """The tile is one of the group's held tiles, not a wild standing for it (decompose._held_part)."""
     if not has_tile(g.tiles, tile):
         return False
@@ -1320,7 +1320,7 @@ cdef inline bint holds_tile(const Group* g, int tile) noexcept:
     return popcount(g.mask) < g.size
 
 
-cdef bint place_win(Ctx* c) noexcept:
+cdef bint place_win(Ctx* c) noexcept nogil:
     """The decompositions of one reading of the concealed tiles: one per distinct group holding the
     winning tile, which is concealed only when self-drawn."""
     cdef int k, j, n_seen = 0, as_tile
@@ -1367,7 +1367,7 @@ cdef bint place_win(Ctx* c) noexcept:
     return False
 
 
-cdef inline void hand_group(const Tables* t, Group* g, int kind, int tile, int mask) noexcept:
+cdef inline void hand_group(const Tables* t, Group* g, int kind, int tile, int mask) noexcept nogil:
     """A group of the concealed tiles; a knitted straight comes as its number."""
     g.kind = kind
     g.declared = False
@@ -1386,7 +1386,7 @@ cdef inline void hand_group(const Tables* t, Group* g, int kind, int tile, int m
     g.tiles = (7ULL << tile) if kind == CHOW else (1ULL << tile)
 
 
-cdef int wait_of(const Tables* t, const Group* g, int win) noexcept:
+cdef int wait_of(const Tables* t, const Group* g, int win) noexcept nogil:
     """The wait the winning tile completes (decompose._wait)."""
     if g.kind == KNITTED:
         return T_knitted
@@ -1403,7 +1403,7 @@ cdef int wait_of(const Tables* t, const Group* g, int win) noexcept:
 # ================================================================ scoring a decomposition
 
 
-cdef bint visit(Ctx* c) noexcept:
+cdef bint visit(Ctx* c) noexcept nogil:
     """One decomposition with its winning tile placed; True stops the search."""
     cdef const Tables* t = c.t
     cdef int unmet
@@ -1454,13 +1454,13 @@ cdef bint visit(Ctx* c) noexcept:
     return False
 
 
-cdef inline void swap(long long** a, long long** b) noexcept:
+cdef inline void swap(long long** a, long long** b) noexcept nogil:
     cdef long long* kept = a[0]
     a[0] = b[0]
     b[0] = kept
 
 
-cdef inline void keep_decomposition(Decomposition* to, const Decomposition* d) noexcept:
+cdef inline void keep_decomposition(Decomposition* to, const Decomposition* d) noexcept nogil:
     """Copy a decomposition, only as many groups as it has (the struct has room for many more)."""
     to.shape = d.shape
     to.wait = d.wait
@@ -1469,7 +1469,7 @@ cdef inline void keep_decomposition(Decomposition* to, const Decomposition* d) n
     memcpy(to.groups, d.groups, d.n_groups * sizeof(Group))
 
 
-cdef long long supersede(Ctx* c) noexcept:
+cdef long long supersede(Ctx* c) noexcept nogil:
     """When a fan worth `supersede` or more counts, only such fans count; the total after that."""
     cdef int i
     cdef long long total = 0
@@ -1485,7 +1485,7 @@ cdef long long supersede(Ctx* c) noexcept:
     return total
 
 
-cdef bint has_preferred_fan(const Ctx* c) noexcept:
+cdef bint has_preferred_fan(const Ctx* c) noexcept nogil:
     cdef int k
     for k in range(c.t.n_preferred):
         if c.cnt[c.t.preferred[k]] > 0:
@@ -1493,11 +1493,11 @@ cdef bint has_preferred_fan(const Ctx* c) noexcept:
     return False
 
 
-cdef inline bint outranks(const Tables* t, int a, int b, const long long* v) noexcept:
+cdef inline bint outranks(const Tables* t, int a, int b, const long long* v) noexcept nogil:
     return v[a] > v[b] or (v[a] == v[b] and t.fan_order[a] < t.fan_order[b])
 
 
-cdef int occurring(const long long* n, int first, int last, int* out) noexcept:
+cdef int occurring(const long long* n, int first, int last, int* out) noexcept nogil:
     """The fans first..last-1 with n[fan] > 0, in fan order, into out; how many. Most fans do not occur, so
     four at a time are passed over at once."""
     cdef int i = first, j, found = 0
@@ -1515,7 +1515,7 @@ cdef int occurring(const long long* n, int first, int last, int* out) noexcept:
 
 
 cdef long long resolve(const Tables* t, const long long* n, const long long* v, long long* cnt, int first, int last,
-                       bint* inexact) noexcept:
+                       bint* inexact) noexcept nogil:
     """不计 and exclusive groups over fans first..last-1 (interpreter.resolve_exclusions); the total.
 
     Fans that occur are taken from the most valuable down, declaration order breaking ties. One whose
@@ -1554,7 +1554,7 @@ cdef long long resolve(const Tables* t, const long long* n, const long long* v, 
     return total
 
 
-cdef long long fans_counted(const Ctx* c) noexcept:
+cdef long long fans_counted(const Ctx* c) noexcept nogil:
     """`counted_fans`: how many hand fans count after exclusions, those the minimum excludes aside."""
     cdef long long n = 0
     cdef int i, k, j, fan
@@ -1570,7 +1570,7 @@ cdef long long fans_counted(const Ctx* c) noexcept:
     return n
 
 
-cdef void restore_best(Ctx* c) noexcept:
+cdef void restore_best(Ctx* c) noexcept nogil:
     keep_decomposition(&c.d, &c.best_d)
     c.stamp += 1
     c.n = c.best_n
@@ -1584,7 +1584,7 @@ cdef void restore_best(Ctx* c) noexcept:
         c.substituted = c.best_substituted
 
 
-cdef long long counted_towards_minimum(Ctx* c) noexcept:
+cdef long long counted_towards_minimum(Ctx* c) noexcept nogil:
     cdef long long total = c.total
     cdef int k, fan
     for k in range(c.t.n_minimum_excluded):
@@ -1595,7 +1595,7 @@ cdef long long counted_towards_minimum(Ctx* c) noexcept:
 # ================================================================ combinations of sets
 
 
-cdef inline bint in_source(const Group* g, int source) noexcept:
+cdef inline bint in_source(const Group* g, int source) noexcept nogil:
     if source == SOURCE_SETS:
         return is_set(g)
     if source == SOURCE_CHOWS:
@@ -1609,7 +1609,7 @@ cdef inline bint in_source(const Group* g, int source) noexcept:
     return True
 
 
-cdef int select_groups(const Ctx* c, int source, const Group** out) noexcept:
+cdef int select_groups(const Ctx* c, int source, const Group** out) noexcept nogil:
     """The groups of a source, in the decomposition's order."""
     cdef int k, n = 0
     for k in range(c.d.n_groups):
@@ -1619,7 +1619,7 @@ cdef int select_groups(const Ctx* c, int source, const Group** out) noexcept:
     return n
 
 
-cdef inline int group_attr(const Ctx* c, const Group* g, int attr) noexcept:
+cdef inline int group_attr(const Ctx* c, const Group* g, int attr) noexcept nogil:
     if attr == ATTR_SUIT:
         return c.t.tile_suit[g.tile]
     if attr == ATTR_RANK:
@@ -1627,7 +1627,7 @@ cdef inline int group_attr(const Ctx* c, const Group* g, int attr) noexcept:
     return g.tile
 
 
-cdef bint combo_same(const Ctx* c, const Group** combo, int k, int attr) noexcept:
+cdef bint combo_same(const Ctx* c, const Group** combo, int k, int attr) noexcept nogil:
     cdef int i
     for i in range(1, k):
         if group_attr(c, combo[i], attr) != group_attr(c, combo[0], attr):
@@ -1635,7 +1635,7 @@ cdef bint combo_same(const Ctx* c, const Group** combo, int k, int attr) noexcep
     return True
 
 
-cdef bint combo_distinct(const Ctx* c, const Group** combo, int k, int attr) noexcept:
+cdef bint combo_distinct(const Ctx* c, const Group** combo, int k, int attr) noexcept nogil:
     cdef int i, j
     for i in range(k):
         for j in range(i + 1, k):
@@ -1644,7 +1644,7 @@ cdef bint combo_distinct(const Ctx* c, const Group** combo, int k, int attr) noe
     return True
 
 
-cdef long long combo_step(const Ctx* c, const Group** combo, int k) noexcept:
+cdef long long combo_step(const Ctx* c, const Group** combo, int k) noexcept nogil:
     """`step`: the one rank difference between the sets in rank order, -1 when there is not one."""
     cdef int ranks[4]
     cdef int i, j, rank, step
@@ -1662,7 +1662,7 @@ cdef long long combo_step(const Ctx* c, const Group** combo, int k) noexcept:
     return step
 
 
-cdef unsigned long long combo_tiles(const Group** combo, int k) noexcept:
+cdef unsigned long long combo_tiles(const Group** combo, int k) noexcept nogil:
     cdef unsigned long long tiles = 0
     cdef int i
     for i in range(k):
@@ -1670,11 +1670,11 @@ cdef unsigned long long combo_tiles(const Group** combo, int k) noexcept:
     return tiles
 
 
-cdef bint combo_numbered(const Ctx* c, const Group** combo, int k) noexcept:
+cdef bint combo_numbered(const Ctx* c, const Group** combo, int k) noexcept nogil:
     return (combo_tiles(combo, k) & ~c.t.numbered) == 0
 
 
-cdef int group_tile_list(const Tables* t, const Group* g, int* out) noexcept:
+cdef int group_tile_list(const Tables* t, const Group* g, int* out) noexcept nogil:
     """A group's tiles in order, as dsl.interp.decompose.Group.tiles holds them."""
     cdef int n = 0, tile
     if g.kind == CHOW:
@@ -1692,7 +1692,7 @@ cdef int group_tile_list(const Tables* t, const Group* g, int* out) noexcept:
     return n
 
 
-cdef bint tiles_before(const Tables* t, const Group* a, const Group* b) noexcept:
+cdef bint tiles_before(const Tables* t, const Group* a, const Group* b) noexcept nogil:
     """a's tiles come strictly before b's, compared as tuples."""
     cdef int ta[MAX_TILES]
     cdef int tb[MAX_TILES]
@@ -1703,7 +1703,7 @@ cdef bint tiles_before(const Tables* t, const Group* a, const Group* b) noexcept
     return na < nb
 
 
-cdef int sorted_groups(const Ctx* c, int source, const Group** out) noexcept:
+cdef int sorted_groups(const Ctx* c, int source, const Group** out) noexcept nogil:
     """The groups of a source in tile order (a stable sort, as interpreter._sorted_sets)."""
     cdef int n = select_groups(c, source, out), i, j
     cdef const Group* g
@@ -1717,7 +1717,7 @@ cdef int sorted_groups(const Ctx* c, int source, const Group** out) noexcept:
     return n
 
 
-cdef int first_pair_fan(const int* pair_fans, int n_pair_fans, const int* candidates, int n) noexcept:
+cdef int first_pair_fan(const int* pair_fans, int n_pair_fans, const int* candidates, int n) noexcept nogil:
     """The first two-set fan, in the spec's order, among the candidates."""
     cdef int p, k
     for p in range(n_pair_fans):
@@ -1727,7 +1727,7 @@ cdef int first_pair_fan(const int* pair_fans, int n_pair_fans, const int* candid
     return -1
 
 
-cdef void combine(Ctx* c, int source, FanOf fan_of, const int* pair_fans, int n_pair_fans) noexcept:
+cdef void combine(Ctx* c, int source, FanOf fan_of, const int* pair_fans, int n_pair_fans) noexcept nogil:
     """dsl.interp.combinations.combination_counts over the sets of one source, in tile order (套算一次, 不得相同).
 
     Four sets that make a fan: that fan alone. Else the first three sets (in order) that make a fan:
@@ -1801,7 +1801,7 @@ cdef void combine(Ctx* c, int source, FanOf fan_of, const int* pair_fans, int n_
 # ================================================================ settlement
 
 
-cdef void settle(Ctx* c) noexcept:
+cdef void settle(Ctx* c) noexcept nogil:
     """Losers in seat order, the fans of each one's share, then the payments (Interpreter._settle)."""
     cdef const Tables* t = c.t
     cdef int seat, k = 0
@@ -1823,7 +1823,7 @@ cdef void settle(Ctx* c) noexcept:
     memset(c.payments, 0, sizeof(c.payments))
 
 
-cdef void loser_melds(Ctx* c, int loser, int seat) noexcept:
+cdef void loser_melds(Ctx* c, int loser, int seat) noexcept nogil:
     """`loser_melds`: a loser's declared melds as groups (decompose.declared_group)."""
     cdef const Tables* t = c.t
     cdef int k, j
@@ -1847,7 +1847,7 @@ cdef void loser_melds(Ctx* c, int loser, int seat) noexcept:
             g.tiles |= 1ULL << meld.tiles[j]
 
 
-cdef void share(Ctx* c, int loser) noexcept:
+cdef void share(Ctx* c, int loser) noexcept nogil:
     """The loser fans of one loser's share, after their own exclusions."""
     cdef const Tables* t = c.t
     cdef long long* n = c.share_n[loser]
@@ -1857,7 +1857,7 @@ cdef void share(Ctx* c, int loser) noexcept:
     c.share_total[loser] = resolve(t, n, v, c.share_cnt[loser], t.hand_fans, t.n_fans, &c.inexact)
 
 
-cdef void pay_liable(Ctx* c, int liable) noexcept:
+cdef void pay_liable(Ctx* c, int liable) noexcept nogil:
     """`liable:`: this loser pays what every loser owes, the others nothing."""
     cdef int j
     cdef long long owed = 0
@@ -2215,7 +2215,7 @@ cdef class Checker:
 
     # -- scoring
 
-    cdef bint score(self, Ctx* c, const Hand* h) noexcept:
+    cdef bint score(self, Ctx* c, const Hand* h) noexcept nogil:
         """Search and score a hand with its winning tile; False when the interpreter must answer it."""
         prepare(c, &self.t, h, h.win, SEARCH_BEST)
         search(c)
@@ -2225,7 +2225,7 @@ cdef class Checker:
             restore_best(c)
         return True
 
-    cdef long long minimum(self, const Hand* h) noexcept:
+    cdef long long minimum(self, const Hand* h) noexcept nogil:
         return h.options[self.t.minimum_option] if self.t.minimum_option >= 0 else self.t.minimum
 
     cdef list fans_of(self, const long long* v, const long long* cnt, int first, int last):
@@ -2507,7 +2507,7 @@ cdef class Checker:
         finally:
             self.give_back(s)
 
-    cdef int outcome(self, Ctx* c, const Hand* h) noexcept:
+    cdef int outcome(self, Ctx* c, const Hand* h) noexcept nogil:
         """Whether a hand with its winning tile wins (1) or not (0), deciding as score_hand does without
         building its result; -2 when the interpreter must answer it."""
         cdef long long counted
