@@ -1297,4 +1297,7 @@ evaluate_many = CHECKER.evaluate_many
 is_winning = CHECKER.is_winning
 waits = CHECKER.waits
 score_many = CHECKER.score_many
+encoded_columns = CHECKER.encoded_columns
+indicator_columns = CHECKER.indicator_columns
+meld_kind_names = CHECKER.meld_kind_names
 reference_checker = CHECKER.reference_checker

@@ -6,12 +6,14 @@ Kept plain on purpose: the compiled checkers must give exactly these results.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations
+from typing import Any
 
 from dsl.cases.case import Hand, Meld, read_case, without_win
+from dsl.cases.encoded import Columns, decode_all
 from dsl.cases.scores import Scores, scores_of
 from dsl.frontend import ir
 from dsl.interp.combinations import combination_counts
@@ -535,9 +537,26 @@ class Interpreter:
         """One result per case the iterable held when the call began."""
         return [self.evaluate(case) for case in list(cases)]
 
-    def score_many(self, cases: Iterable[dict]) -> Scores:
-        """The results in compact arrays, as a compiled checker's score_many gives them (docs/interface.md)."""
-        return scores_of(map(self.evaluate, list(cases)), self.fan_names)
+    def score_many(self, cases: Iterable[dict] | Mapping[str, Any]) -> Scores:
+        """The results in compact arrays, as a compiled checker's score_many gives them (docs/interface.md);
+        `cases` may be encoded cases, a dict of arrays, each decoded to the case it stands for."""
+        batch = decode_all(self.spec, cases) if isinstance(cases, dict) else list(cases)
+        return scores_of(map(self.evaluate, batch), self.fan_names)
+
+    @property
+    def encoded_columns(self) -> tuple[str, ...]:
+        """The context keys of the `context` array of encoded cases, in column order."""
+        return tuple(k.name for k in Columns.of(self.spec).context)
+
+    @property
+    def indicator_columns(self) -> tuple[str, ...]:
+        """The tile keys of the `indicators` array of encoded cases, in order."""
+        return Columns.of(self.spec).indicators
+
+    @property
+    def meld_kind_names(self) -> tuple[str, ...]:
+        """The meld kinds of the `melds` array of encoded cases, by number."""
+        return tuple(k.name for k in self.spec.meld_kinds)
 
     def present_fans(self, case: dict) -> set[str]:
         """Fans that hold in the chosen reading before exclusions (for authoring checks); empty if none wins."""

@@ -426,6 +426,38 @@ cdef struct Scratch:
     Ctx ctx
     Ctx trial
 
+cdef struct Encoded:
+    # Encoded cases (docs/interface.md): C-contiguous arrays, row i of each for case i.
+    Py_ssize_t n
+    const unsigned char* counts  # [n][n_tiles]: the concealed tiles before the winning tile
+    const short* wins  # [n]: the winning tile
+    const short* melds  # [n][meld_columns][2]: (meld kind, tile), kind -1 for none; NULL without melds
+    int meld_columns
+    const long long* context  # [n][context_columns]: by Checker.encoded_columns; NULL without
+    int context_columns
+    const short* indicators  # [n][indicator_columns][indicator_length]: tiles, -1 after the last; NULL without
+    int indicator_columns
+    int indicator_length
+
+cdef struct FanEntry:
+    short fan
+    long long count
+    long long value
+
+cdef struct Outcomes:
+    # What score_rows found: per case its status (ENCODED_LEFT: scored by evaluate later) and total, and the
+    # counted fans of the cases before it and its own up to ends[i].
+    signed char* status
+    long long* totals
+    Py_ssize_t* ends
+    FanEntry* entries
+    Py_ssize_t room  # entries allocated; -1 when more could not be
+    Py_ssize_t used
+
+cdef enum:
+    ENCODED_LEFT = -2  # a case score_rows leaves to the full path
+    MAX_COLUMNS = 64  # context columns of encoded cases
+
 # The flags of dsl.cases.case.refuse_impossible's rules, in the order of RULE_FLAGS (Checker.rule_slots)
 cdef enum RuleFlag:
     SLOT_KONG_REPLACEMENT, SLOT_ROBBING_KONG, SLOT_LAST_TILE, SLOT_FIRST_TURN, SLOT_IPPATSU, SLOT_RIICHI, \
@@ -469,6 +501,17 @@ cdef class Checker:
     cdef Scratch* scratch  # the room of a call, on the heap
     cdef bint scratch_busy
     cdef Scratch* take_scratch(self) except NULL
+    cdef tuple context_columns  # the context keys of encoded cases, in column order
+    cdef tuple indicator_keys
+    cdef int column_key[MAX_COLUMNS]
+    cdef int indicator_key[MAX_INDICATOR_KEYS]
+    cdef tuple encoded_views(self, dict arrays, Encoded* e)
+    cdef void score_rows(self, const Encoded* e, Scratch* s, Outcomes* out) noexcept nogil
+    cdef bint read_row(self, Hand* h, const Encoded* e, Py_ssize_t i) noexcept nogil
+    cdef bint read_row_context(self, Hand* h, const Encoded* e, Py_ssize_t i, bint* seat_given,
+                               bint* discarder_given, bint* wind_given) noexcept nogil
+    cdef bint read_row_melds(self, Hand* h, const Encoded* e, Py_ssize_t i) noexcept nogil
+    cdef object encoded_scores(self, dict arrays, const Encoded* e, Outcomes* out)
     cdef Py_ssize_t score_into(self, list batch, Scratch* s, carray.array status, carray.array totals,
                                carray.array offsets, carray.array fans, carray.array counts,
                                carray.array values, dict errors) except -1
@@ -481,10 +524,11 @@ cdef class Checker:
     cdef bint read_options(self, object options, Hand* h) except -1
     cdef bint forward_to_read_case(self, const Hand* h, bint seat_and_wind_given, bint discarder_given,
                                    object others) except -1
-    cdef bint flag(self, const Hand* h, int which) noexcept
-    cdef bint has_kong(self, const Hand* h) noexcept
-    cdef bint opened(self, const Hand* h) noexcept
-    cdef bint shows(self, const Hand* h, int tile) noexcept
+    cdef bint doubtful(self, const Hand* h, bint seat_and_wind_given, bint discarder_given) noexcept nogil
+    cdef bint flag(self, const Hand* h, int which) noexcept nogil
+    cdef bint has_kong(self, const Hand* h) noexcept nogil
+    cdef bint opened(self, const Hand* h) noexcept nogil
+    cdef bint shows(self, const Hand* h, int tile) noexcept nogil
     cdef int context_slot(self, str name)
     cdef bint read_any(self, object case, Hand* h, bint with_win) except -1
     cdef bint score(self, Ctx* c, const Hand* h) noexcept nogil

@@ -18,7 +18,7 @@ from array import array
 from time import perf_counter_ns
 
 from cpython cimport array as carray
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp
 from cpython.dict cimport PyDict_Copy, PyDict_Next
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
@@ -2034,10 +2034,18 @@ cdef class Checker:
         own seat in other_melds. Such a case goes through read_case, so whatever it decides, the compiled
         checker answers as the interpreter does; a plainly possible one stays in C. tests/test_impossible_cases.py
         has a case for each rule, and sees the answers differ when either back end drops one."""
+        if self.doubtful(h, seat_and_wind_given, discarder_given):
+            return True
+        if others is not None and self.flag(h, SLOT_ROBBING_KONG):  # the robbed tile may show in other_melds
+            return True
+        return bool(others) and (h.seat in others or str(h.seat) in others)
+
+    cdef bint doubtful(self, const Hand* h, bint seat_and_wind_given, bint discarder_given) noexcept nogil:
+        """forward_to_read_case's rules that the values read decide alone (all but those reading other_melds)."""
         cdef int k
         if self.flag(h, SLOT_KONG_REPLACEMENT) and (not h.self_drawn or not self.has_kong(h)):
             return True
-        if self.flag(h, SLOT_ROBBING_KONG) and (h.self_drawn or self.shows(h, h.win) or others is not None):
+        if self.flag(h, SLOT_ROBBING_KONG) and (h.self_drawn or self.shows(h, h.win)):
             return True
         if self.flag(h, SLOT_LAST_TILE) and self.flag(h, SLOT_FIRST_TURN):
             return True
@@ -2055,27 +2063,27 @@ cdef class Checker:
             return True
         if seat_and_wind_given and (h.seat - h.dealer + self.t.n_players) % self.t.n_players != h.seat_wind:
             return True
-        return bool(others) and (h.seat in others or str(h.seat) in others)
+        return False
 
-    cdef bint flag(self, const Hand* h, int which) noexcept:
+    cdef bint flag(self, const Hand* h, int which) noexcept nogil:
         """A flag of refuse_impossible's rules set in the case (false when the spec has no such key)."""
         return self.rule_slots[which] >= 0 and h.context[self.rule_slots[which]] != 0
 
-    cdef bint has_kong(self, const Hand* h) noexcept:
+    cdef bint has_kong(self, const Hand* h) noexcept nogil:
         cdef int k
         for k in range(h.n_melds):
             if self.t.meld_shape[h.melds[k].kind] == SHAPE_KONG or self.t.meld_aside[h.melds[k].kind]:
                 return True
         return False
 
-    cdef bint opened(self, const Hand* h) noexcept:
+    cdef bint opened(self, const Hand* h) noexcept nogil:
         cdef int k
         for k in range(h.n_melds):
             if self.t.meld_opens[h.melds[k].kind]:
                 return True
         return False
 
-    cdef bint shows(self, const Hand* h, int tile) noexcept:
+    cdef bint shows(self, const Hand* h, int tile) noexcept nogil:
         """The winner holds or shows a copy of the tile besides the winning tile."""
         cdef int k, j
         if tile < 0:
@@ -2087,6 +2095,20 @@ cdef class Checker:
                 if h.melds[k].tiles[j] == tile:
                     return True
         return False
+
+    def find_columns(self):
+        """The context keys encoded cases give as columns (flags, counts, seats, winds, whole numbers), and the
+        tile keys they give as indicator rows, in the spec's order of keys."""
+        scalar = (KEY_FLAG, KEY_COUNT, KEY_SEAT, KEY_WIND, KEY_INT)
+        by_key = sorted(self.keys.items(), key=lambda item: item[1])
+        columns = [(name, key) for name, key in by_key if self.t.key_kind[key] in scalar][:MAX_COLUMNS]
+        tiles = [(name, key) for name, key in by_key if self.t.key_kind[key] == KEY_TILES][:MAX_INDICATOR_KEYS]
+        self.context_columns = tuple(name for name, _ in columns)
+        self.indicator_keys = tuple(name for name, _ in tiles)
+        for k, (_, key) in enumerate(columns):
+            self.column_key[k] = key
+        for k, (_, key) in enumerate(tiles):
+            self.indicator_key[k] = key
 
     cdef int context_slot(self, str name):
         """The context slot of a key of the spec, -1 when the spec has no such key."""
@@ -2104,6 +2126,7 @@ cdef class Checker:
         if self.scratch == NULL:
             raise MemoryError("no memory for a checker's room to score in")
         self.scratch.ctx.trial = &self.scratch.trial
+        self.find_columns()
         for k, name in enumerate(RULE_FLAGS):
             self.rule_slots[k] = self.context_slot(name)
         self.slot_flowers = self.context_slot("flowers")
@@ -2408,7 +2431,12 @@ cdef class Checker:
         Returns a dsl.cases.scores.Scores: per case `status` (1 winning, 0 not winning, -1 an error entry,
         its message in `errors[i]`) and `total`; the counted hand fans of case i are
         fans[offsets[i]:offsets[i + 1]] (indices into fan_names) with their `counts` and `values`. Each case
-        is scored exactly as evaluate scores it; one case per case the iterable held when the call began."""
+        is scored exactly as evaluate scores it; one case per case the iterable held when the call began.
+
+        `cases` may also be encoded cases: a dict of arrays (docs/interface.md, "Encoded cases"), scored
+        without the GIL, so that threads score batches on every core."""
+        if type(cases) is dict:
+            return self.score_encoded(cases)
         cdef list batch = list(cases)  # ours alone: the arrays are sized by it, and nothing else can resize it
         cdef Py_ssize_t n = len(batch), i, used = 0
         cdef Scratch* s = self.take_scratch()
@@ -2459,6 +2487,279 @@ cdef class Checker:
                                     counts, values, errors, used)
         offsets.data.as_longlongs[n] = used
         return used
+
+    # -- encoded cases: arrays in, arrays out, no Python object per case
+
+    @property
+    def encoded_columns(self):
+        """The context keys of the `context` array of encoded cases, in column order."""
+        return self.context_columns
+
+    @property
+    def indicator_columns(self):
+        """The tile keys of the `indicators` array of encoded cases (dora, ura, indicator), in order."""
+        return self.indicator_keys
+
+    @property
+    def meld_kind_names(self):
+        """The meld kinds of the `melds` array of encoded cases, by number."""
+        return tuple(sorted(self.meld_kinds, key=self.meld_kinds.get))
+
+    def score_encoded(self, dict arrays):
+        """score_many over encoded cases (docs/interface.md): each plainly valid case is read and scored in C
+        without the GIL; any other is decoded to a case dict and scored as evaluate scores it."""
+        cdef Encoded e
+        cdef Py_ssize_t i, used = 0
+        cdef Outcomes out
+        views = self.encoded_views(arrays, &e)
+        out.status = <signed char*>malloc(max(e.n, 1))
+        out.totals = <long long*>malloc(max(e.n, 1) * sizeof(long long))
+        out.ends = <Py_ssize_t*>malloc(max(e.n, 1) * sizeof(Py_ssize_t))
+        out.entries = NULL
+        out.room = 0
+        cdef Scratch* s = <Scratch*>malloc(sizeof(Scratch))  # this call's own: other threads may score meanwhile
+        try:
+            if s == NULL or out.status == NULL or out.totals == NULL or out.ends == NULL:
+                raise MemoryError("no memory to score encoded cases in")
+            s.ctx.trial = &s.trial
+            s.trial.trial = NULL
+            with nogil:
+                self.score_rows(&e, s, &out)
+            if out.room < 0:
+                raise MemoryError("no memory for the fans of encoded cases")
+            return self.encoded_scores(arrays, &e, &out)
+        finally:
+            free(s)
+            free(out.status)
+            free(out.totals)
+            free(out.ends)
+            free(out.entries)
+            del views
+
+    cdef tuple encoded_views(self, dict arrays, Encoded* e):
+        """Point e at the arrays, each checked for its type and shape; the views that keep them readable."""
+        cdef const unsigned char[:, ::1] counts = arrays["counts"]
+        cdef const short[::1] wins = arrays["win"]
+        cdef const short[:, :, ::1] melds
+        cdef const long long[:, ::1] context
+        cdef const short[:, :, ::1] indicators
+        unknown = set(arrays) - {"counts", "win", "melds", "context", "indicators"}
+        if unknown:
+            raise ValueError(f"encoded cases have no array {sorted(unknown)[0]!r}: counts, win, melds, context, "
+                             "indicators")
+        e.n = counts.shape[0]
+        if counts.shape[1] != self.t.n_tiles or wins.shape[0] != e.n:
+            raise ValueError(f"encoded cases: 'counts' is {e.n} x {self.t.n_tiles} (one column per tile of "
+                             f"tile_codes) and 'win' has {e.n} entries")
+        e.counts = &counts[0, 0] if e.n else NULL
+        e.wins = &wins[0] if e.n else NULL
+        e.melds, e.context, e.indicators = NULL, NULL, NULL
+        e.meld_columns = e.context_columns = e.indicator_columns = e.indicator_length = 0
+        views = [counts, wins]
+        if arrays.get("melds") is not None:
+            melds = arrays["melds"]
+            if melds.shape[0] != e.n or melds.shape[2] != 2 or melds.shape[1] > MAX_MELDS:
+                raise ValueError(f"encoded cases: 'melds' is {e.n} x M x 2 (meld kind, tile), M at most {MAX_MELDS}")
+            e.meld_columns = melds.shape[1]
+            e.melds = &melds[0, 0, 0] if e.n and e.meld_columns else NULL
+            views.append(melds)
+        if arrays.get("context") is not None:
+            context = arrays["context"]
+            if context.shape[0] != e.n or context.shape[1] != len(self.context_columns):
+                raise ValueError(f"encoded cases: 'context' is {e.n} x {len(self.context_columns)}, one column per "
+                                 f"key of encoded_columns {self.context_columns}")
+            e.context_columns = context.shape[1]
+            e.context = &context[0, 0] if e.n and e.context_columns else NULL
+            views.append(context)
+        if arrays.get("indicators") is not None:
+            indicators = arrays["indicators"]
+            if indicators.shape[0] != e.n or indicators.shape[1] != len(self.indicator_keys) \
+                    or indicators.shape[2] > MAX_INDICATORS:
+                raise ValueError(f"encoded cases: 'indicators' is {e.n} x {len(self.indicator_keys)} x L, one row per "
+                                 f"key of indicator_columns {self.indicator_keys}, L at most {MAX_INDICATORS}")
+            e.indicator_columns = indicators.shape[1]
+            e.indicator_length = indicators.shape[2]
+            e.indicators = &indicators[0, 0, 0] if e.n and e.indicator_columns and e.indicator_length else NULL
+            views.append(indicators)
+        return tuple(views)
+
+    cdef void score_rows(self, const Encoded* e, Scratch* s, Outcomes* out) noexcept nogil:
+        """Each case that reads plainly, scored as score_many scores it; the others marked ENCODED_LEFT."""
+        cdef const Tables* t = &self.t
+        cdef Ctx* c = &s.ctx
+        cdef Py_ssize_t i
+        cdef int k, fan, won
+        cdef FanEntry* grown
+        out.used = 0
+        for i in range(e.n):
+            won = self.outcome(c, &s.hand) if self.read_row(&s.hand, e, i) else -2
+            out.status[i] = won if won >= 0 else ENCODED_LEFT
+            out.totals[i] = c.total if won >= 0 and c.have_best else 0
+            if won >= 0 and c.have_best:
+                if out.used + t.hand_fans > out.room:
+                    grown = <FanEntry*>realloc(out.entries, (2 * out.room + t.hand_fans) * sizeof(FanEntry))
+                    if grown == NULL:
+                        out.room = -1
+                        return
+                    out.entries = grown
+                    out.room = 2 * out.room + t.hand_fans
+                for k in range(t.n_fans):  # in declaration order, as score_many keeps them
+                    fan = t.by_order[k]
+                    if fan < t.hand_fans and c.cnt[fan] > 0:
+                        out.entries[out.used].fan = fan
+                        out.entries[out.used].count = c.cnt[fan]
+                        out.entries[out.used].value = c.v[fan]
+                        out.used += 1
+            out.ends[i] = out.used
+
+    cdef bint read_row(self, Hand* h, const Encoded* e, Py_ssize_t i) noexcept nogil:
+        """Fill h from encoded case i when it is plainly valid, as Checker.read fills it from the same case
+        written as a dict; False leaves it to the full path."""
+        cdef const Tables* t = &self.t
+        cdef const unsigned char* counts = e.counts + i * t.n_tiles
+        cdef int tile, k, n = 0, held[MAX_TILES]
+        cdef bint seat_given = False, discarder_given = False, wind_given = False
+        clear(t, h)
+        if not self.read_row_context(h, e, i, &seat_given, &discarder_given, &wind_given):
+            return False
+        if t.n_hand_sets:
+            choose_sets(t, h)
+        for tile in range(t.n_tiles):
+            if counts[tile] and has_tile(t.flowers, tile):  # a flower is laid aside, never held
+                return False
+            h.counts[tile] = counts[tile]
+            held[tile] = counts[tile]
+            n += counts[tile]
+        h.win = e.wins[i]
+        if h.win < 0 or h.win >= t.n_tiles or has_tile(t.flowers, h.win):
+            return False
+        held[h.win] += 1
+        if e.melds != NULL and not self.read_row_melds(h, e, i):
+            return False
+        for k in range(h.n_melds):
+            for tile in range(h.melds[k].size):
+                held[h.melds[k].tiles[tile]] += 1
+        for tile in range(t.n_tiles):
+            if held[tile] > t.tile_copies[tile]:
+                return False
+        if n != t.hand_size - 1 - 3 * h.n_sets:
+            return False
+        return read_seats(t, seat_given, discarder_given, h) and not self.doubtful(
+            h, seat_given and wind_given, discarder_given)
+
+    cdef bint read_row_context(self, Hand* h, const Encoded* e, Py_ssize_t i, bint* seat_given,
+                               bint* discarder_given, bint* wind_given) noexcept nogil:
+        """The context columns of case i (a seat or wind below 0: left out) and its indicator tiles."""
+        cdef const Tables* t = &self.t
+        cdef const long long* row = e.context + i * e.context_columns
+        cdef const short* tiles
+        cdef int column, key, slot, kind, j, k
+        cdef long long value
+        for column in range(e.context_columns if e.context != NULL else 0):
+            key = self.column_key[column]
+            kind = t.key_kind[key]
+            slot = t.key_slot[key]
+            value = row[column]
+            if (kind == KEY_SEAT or kind == KEY_WIND) and value < 0:
+                continue
+            if kind == KEY_FLAG and (value == 0 or value == 1) or kind == KEY_COUNT and 0 <= value <= LIMIT \
+                    or kind == KEY_SEAT and value < t.n_players \
+                    or kind == KEY_INT and t.context_low[slot] <= value <= t.context_high[slot]:
+                h.context[slot] = value
+            elif kind == KEY_WIND and value < 4:
+                if slot == t.ctx_seat_wind:
+                    h.seat_wind = <int>value
+                    wind_given[0] = True
+                else:
+                    h.round_wind = <int>value
+            else:
+                return False
+            seat_given[0] = seat_given[0] or kind == KEY_SEAT and slot == t.ctx_seat
+            discarder_given[0] = discarder_given[0] or kind == KEY_SEAT and slot == t.ctx_discarder
+        for j in range(e.indicator_columns if e.indicators != NULL else 0):
+            tiles = e.indicators + (i * e.indicator_columns + j) * e.indicator_length
+            slot = t.key_indicator[self.indicator_key[j]]
+            for k in range(e.indicator_length):
+                if tiles[k] < 0:
+                    break
+                if tiles[k] >= t.n_tiles:
+                    return False
+                if slot >= 0:
+                    h.indicators[slot][k] = tiles[k]
+                    h.n_indicators[slot] = k + 1
+        return True
+
+    cdef bint read_row_melds(self, Hand* h, const Encoded* e, Py_ssize_t i) noexcept nogil:
+        """The declared melds of case i: (kind, tile), the tile a chow starts on, a pung's or kong's tile, the
+        tile of a one-tile kind (a kind of fixed tiles ignores it)."""
+        cdef const Tables* t = &self.t
+        cdef const short* row = e.melds + i * e.meld_columns * 2
+        cdef int column, kind, tile, shape, k, n
+        cdef unsigned long long fixed
+        cdef Meld* meld
+        for column in range(e.meld_columns):
+            kind = row[2 * column]
+            tile = row[2 * column + 1]
+            if kind < 0:
+                continue
+            if kind >= t.n_meld_kinds or not 0 <= tile < t.n_tiles:
+                return False
+            meld = &h.melds[h.n_melds]
+            shape = t.meld_shape[kind]
+            n = 3 if shape == SHAPE_CHOW or shape == SHAPE_PUNG else 4 if shape == SHAPE_KONG else 1
+            if shape == SHAPE_CHOW and tile + 2 >= t.n_tiles:
+                return False
+            for k in range(n):
+                meld.tiles[k] = tile + k if shape == SHAPE_CHOW else tile
+            if shape == SHAPE_FIXED:
+                fixed = t.meld_fixed[kind]
+                n = 0
+                while fixed and n < MELD_TILES:
+                    meld.tiles[n] = lowest_tile(fixed)
+                    fixed &= fixed - 1
+                    n += 1
+            if not meld_shape_ok(t, kind, meld.tiles, n, h):
+                return False
+            meld.kind = kind
+            meld.size = n
+            h.n_sets += not t.meld_aside[kind]
+            h.n_melds += 1
+        return True
+
+    cdef object encoded_scores(self, dict arrays, const Encoded* e, Outcomes* out):
+        """score_many's arrays from what score_rows found, the cases it left scored as evaluate scores them."""
+        cdef Py_ssize_t n = e.n, i, k, start = 0, used = 0
+        cdef carray.array status = array("b", bytes(n))
+        cdef carray.array totals = array("q", bytes(8 * n))
+        cdef carray.array offsets = array("q", bytes(8 * (n + 1)))
+        cdef carray.array fans = array("h", bytes(2 * out.used))
+        cdef carray.array counts = array("q", bytes(8 * out.used))
+        cdef carray.array values = array("q", bytes(8 * out.used))
+        cdef dict errors = {}
+        for i in range(n):
+            offsets.data.as_longlongs[i] = used
+            if out.status[i] == ENCODED_LEFT:  # decoded to the case it stands for, and scored as evaluate scores it
+                from dsl.cases.encoded import decode
+                case = decode(self.reference_checker().spec, arrays, i)
+                used = keep_compact(compact(self.evaluate_one(case), self.fan_names), i, status, totals, fans, counts,
+                                    values, errors, used)
+            else:
+                status.data.as_schars[i] = out.status[i]
+                totals.data.as_longlongs[i] = out.totals[i]
+                carray.resize_smart(fans, used + out.ends[i] - start)
+                carray.resize_smart(counts, used + out.ends[i] - start)
+                carray.resize_smart(values, used + out.ends[i] - start)
+                for k in range(start, out.ends[i]):
+                    fans.data.as_shorts[used] = out.entries[k].fan
+                    counts.data.as_longlongs[used] = out.entries[k].count
+                    values.data.as_longlongs[used] = out.entries[k].value
+                    used += 1
+            start = out.ends[i]
+        offsets.data.as_longlongs[n] = used
+        carray.resize(fans, used)
+        carray.resize(counts, used)
+        carray.resize(values, used)
+        return Scores(self.fan_names, status, totals, offsets, fans, counts, values, errors)
 
     def stage_times(self, cases, int repeats=3):
         """Where the time of evaluate goes, in nanoseconds per case (the best of `repeats` runs): reading the

@@ -1,0 +1,106 @@
+"""Encoded cases (docs/interface.md, "Encoded cases"): many cases as a few arrays, for `score_many`.
+
+The columns are the spec's own, in its order: one `counts` column per tile, one `context` column per key that
+holds one number (flags, counts, seats, winds, whole numbers), one `indicators` row per key that holds tiles,
+and the meld kinds numbered in their order. The compiled checkers read plainly valid encoded cases in C; any
+other encoded case, and every one the interpreter scores, is decoded here into the case dict it stands for,
+so that it is judged, refused or scored as that case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dsl.frontend import ir
+from dsl.vocabulary import WINDS
+
+SCALAR_KINDS = ("flag", "count", "seat", "wind", "int")
+LEFT_OUT_KINDS = ("seat", "wind")  # a value below 0 leaves the key out (its default applies)
+ARRAYS = ("counts", "win", "melds", "context", "indicators")
+
+
+@dataclass(frozen=True)
+class Columns:
+    """What the columns of a spec's encoded cases stand for."""
+
+    context: tuple[ir.ContextKey, ...]
+    indicators: tuple[str, ...]
+    melds: tuple[ir.MeldKind, ...]
+
+    @classmethod
+    def of(cls, spec: ir.Spec) -> Columns:
+        return cls(tuple(k for k in spec.context if k.kind in SCALAR_KINDS),
+                   tuple(k.name for k in spec.context if k.kind == "tiles"), spec.meld_kinds)
+
+
+def decode(spec: ir.Spec, arrays: Mapping[str, Any], i: int) -> dict[str, object]:
+    """Encoded case i as the case dict it stands for."""
+    columns = Columns.of(spec)
+    codes = [t.code for t in spec.tiles]
+    counts = arrays["counts"][i]
+    case: dict[str, object] = {"hand": "".join(code * int(n) for code, n in zip(codes, counts, strict=True)),
+                               "win": _code(codes, int(arrays["win"][i]))}
+    melds = [_meld(columns.melds, codes, int(kind), int(tile))
+             for kind, tile in (arrays["melds"][i] if arrays.get("melds") is not None else ()) if kind >= 0]
+    if melds:
+        case["melds"] = melds
+    row = arrays["context"][i] if arrays.get("context") is not None else ()
+    for key, value in zip(columns.context, (int(v) for v in row), strict=True):
+        if key.kind in LEFT_OUT_KINDS and value < 0:
+            continue
+        case[key.name] = _context_value(key, value)
+    rows = arrays["indicators"][i] if arrays.get("indicators") is not None else ()
+    for name, tiles in zip(columns.indicators, rows, strict=True):
+        shown = [int(t) for t in tiles]
+        shown = shown[:shown.index(-1)] if -1 in shown else shown  # -1 ends the row
+        case[name] = "".join(_code(codes, t) for t in shown)
+    return case
+
+
+def decode_all(spec: ir.Spec, arrays: Mapping[str, Any]) -> list[dict[str, object]]:
+    """Every encoded case as a case dict, once the arrays are checked to be what they must be."""
+    check_shapes(Columns.of(spec), len(spec.tiles), arrays)
+    return [decode(spec, arrays, i) for i in range(len(arrays["counts"]))]
+
+
+def check_shapes(columns: Columns, tiles: int, arrays: Mapping[str, Any]) -> None:
+    """A ValueError naming the array that is missing, unknown or of the wrong shape."""
+    unknown = sorted(set(arrays) - set(ARRAYS))
+    if unknown:
+        raise ValueError(f"encoded cases have no array {unknown[0]!r}: " + ", ".join(ARRAYS))
+    n = len(arrays["counts"])
+    if any(len(row) != tiles for row in arrays["counts"]) or len(arrays["win"]) != n:
+        raise ValueError(f"encoded cases: 'counts' is {n} x {tiles} (one column per tile) and 'win' has {n} entries")
+    widths = {"context": len(columns.context), "indicators": len(columns.indicators)}
+    for name, width in widths.items():
+        if arrays.get(name) is not None and (len(arrays[name]) != n or any(len(row) != width for row in arrays[name])):
+            raise ValueError(f"encoded cases: {name!r} has {n} rows of {width}")
+    if arrays.get("melds") is not None and (len(arrays["melds"]) != n
+                                            or any(len(m) != 2 for row in arrays["melds"] for m in row)):
+        raise ValueError(f"encoded cases: 'melds' is {n} x M x 2 (meld kind, tile)")
+
+
+def _code(codes: list[str], tile: int) -> str:
+    """A tile's code; a number that is no tile stays a number, which the case reader refuses by name."""
+    return codes[tile] if 0 <= tile < len(codes) else str(tile)
+
+
+def _meld(kinds: tuple[ir.MeldKind, ...], codes: list[str], kind: int, tile: int) -> str:
+    """`KIND TILES`: a chow from its lowest tile, a pung or kong of its tile, a kind of fixed tiles as they are,
+    a one-tile kind of its tile."""
+    if kind >= len(kinds):
+        return f"{kind} {_code(codes, tile)}"
+    meld = kinds[kind]
+    tiles = {"chow": [tile, tile + 1, tile + 2], "pung": [tile] * 3, "kong": [tile] * 4,
+             "fixed": list(meld.tiles)}.get(meld.shape, [tile])
+    return f"{meld.name} " + "".join(_code(codes, t) for t in tiles)
+
+
+def _context_value(key: ir.ContextKey, value: int) -> object:
+    if key.kind == "flag" and value in (0, 1):
+        return bool(value)
+    if key.kind == "wind" and 0 <= value < len(WINDS):
+        return WINDS[value]
+    return value
