@@ -454,7 +454,7 @@ cdef struct Outcomes:
     Py_ssize_t room  # entries allocated; -1 when more could not be
     Py_ssize_t used
 
-cdef enum:
+cdef enum EncodedRows:
     ENCODED_LEFT = -2  # a case score_rows leaves to the full path
     MAX_COLUMNS = 64  # context columns of encoded cases
 

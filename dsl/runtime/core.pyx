@@ -1514,6 +1514,20 @@ cdef int occurring(const long long* n, int first, int last, int* out) noexcept n
     return found
 
 
+cdef int counted_in_order(const Tables* t, const long long* cnt, int first, int last, int* out) noexcept nogil:
+    """The fans first..last-1 that count, in declaration order (found in fan order, then a stable insertion
+    sort of the few), into out; how many."""
+    cdef int k, i, j, n = occurring(cnt, first, last, out)
+    for k in range(1, n):
+        i = out[k]
+        j = k
+        while j > 0 and t.fan_order[i] < t.fan_order[out[j - 1]]:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = i
+    return n
+
+
 cdef long long resolve(const Tables* t, const long long* n, const long long* v, long long* cnt, int first, int last,
                        bint* inexact) noexcept nogil:
     """不计 and exclusive groups over fans first..last-1 (interpreter.resolve_exclusions); the total.
@@ -2253,16 +2267,8 @@ cdef class Checker:
 
     cdef list fans_of(self, const long long* v, const long long* cnt, int first, int last):
         """The counted fans first..last-1 as result objects, in declaration order."""
-        cdef const int* order = self.t.fan_order
         cdef int counted[MAX_FANS]
-        cdef int k, i, j, n = occurring(cnt, first, last, counted)
-        for k in range(1, n):  # the few that count in declaration order (a stable insertion sort)
-            i = counted[k]
-            j = k
-            while j > 0 and order[i] < order[counted[j - 1]]:
-                counted[j] = counted[j - 1]
-                j -= 1
-            counted[j] = i
+        cdef int k, i, n = counted_in_order(&self.t, cnt, first, last, counted)
         cdef list fans = PyList_New(n)
         cdef object fan
         for k in range(n):
@@ -2464,7 +2470,8 @@ cdef class Checker:
         cdef Py_ssize_t n = len(batch), i, used = 0
         cdef const Tables* t = &self.t
         cdef Ctx* c = &s.ctx
-        cdef int k, fan, won
+        cdef int k, won
+        cdef int counted[MAX_FANS]
         for i in range(n):
             case = batch[i]
             offsets.data.as_longlongs[i] = used
@@ -2476,12 +2483,11 @@ cdef class Checker:
                     carray.resize_smart(fans, used + t.hand_fans + 1)  # room for one write past the last fan
                     carray.resize_smart(counts, used + t.hand_fans + 1)
                     carray.resize_smart(values, used + t.hand_fans + 1)
-                    for k in range(t.n_fans):  # without branches: most fans do not count
-                        fan = t.by_order[k]
-                        fans.data.as_shorts[used] = fan
-                        counts.data.as_longlongs[used] = c.cnt[fan]
-                        values.data.as_longlongs[used] = c.v[fan]
-                        used += (fan < t.hand_fans) & (c.cnt[fan] > 0)
+                    for k in range(counted_in_order(t, c.cnt, 0, t.hand_fans, counted)):
+                        fans.data.as_shorts[used] = counted[k]
+                        counts.data.as_longlongs[used] = c.cnt[counted[k]]
+                        values.data.as_longlongs[used] = c.v[counted[k]]
+                        used += 1
             else:  # unusual input or arithmetic: the full path, then its result in compact form
                 used = keep_compact(compact(self.evaluate_one(case), self.fan_names), i, status, totals, fans,
                                     counts, values, errors, used)
@@ -2588,7 +2594,8 @@ cdef class Checker:
         cdef const Tables* t = &self.t
         cdef Ctx* c = &s.ctx
         cdef Py_ssize_t i
-        cdef int k, fan, won
+        cdef int k, won
+        cdef int counted[MAX_FANS]
         cdef FanEntry* grown
         out.used = 0
         for i in range(e.n):
@@ -2603,13 +2610,11 @@ cdef class Checker:
                         return
                     out.entries = grown
                     out.room = 2 * out.room + t.hand_fans
-                for k in range(t.n_fans):  # in declaration order, as score_many keeps them
-                    fan = t.by_order[k]
-                    if fan < t.hand_fans and c.cnt[fan] > 0:
-                        out.entries[out.used].fan = fan
-                        out.entries[out.used].count = c.cnt[fan]
-                        out.entries[out.used].value = c.v[fan]
-                        out.used += 1
+                for k in range(counted_in_order(t, c.cnt, 0, t.hand_fans, counted)):
+                    out.entries[out.used].fan = counted[k]
+                    out.entries[out.used].count = c.cnt[counted[k]]
+                    out.entries[out.used].value = c.v[counted[k]]
+                    out.used += 1
             out.ends[i] = out.used
 
     cdef bint read_row(self, Hand* h, const Encoded* e, Py_ssize_t i) noexcept nogil:
