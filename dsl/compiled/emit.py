@@ -270,7 +270,7 @@ class Emitter:
         else:
             body = self.condition(e.body, inner)
         short = e.function in ("all", "any") and e.body is not None and not _may_fail(self.spec, e.body)
-        return self._helper(Aggregate(f"{e.function}_{len(self.aggregates):02d}_{e.source}", source_text(e.span),
+        return self._helper(Aggregate(self._helper_name(e.function, e.source), source_text(e.span),
                                       e.function, e.source, body, GROUP_FILTERS.get(e.source),
                                       where.loser is not None, short), where)
 
@@ -302,7 +302,7 @@ class Emitter:
         if e.source not in GROUP_FILTERS or not 2 <= e.size <= 4:
             raise CodegenError(f"{e.span}: the compiled checker does not support combinations({e.source}, {e.size})")
         body = self.condition(e.body, Where(where.scope, "combo", "loser" if where.loser else None))
-        return self._helper(Aggregate(f"combinations_{len(self.aggregates):02d}_{e.source}", source_text(e.span),
+        return self._helper(Aggregate(self._helper_name("combinations", e.source), source_text(e.span),
                                       "combinations", e.source, body, GROUP_FILTERS[e.source],
                                       where.loser is not None, False, e.size), where)
 
@@ -310,6 +310,10 @@ class Emitter:
         if e.attr not in ("suit", "rank", "tile"):
             raise CodegenError(f"{e.span}: the compiled checker cannot compare the {e.attr!r} of sets")
         return Code(f"combo_{'distinct' if e.distinct else 'same'}(c, combo, k, ATTR_{e.attr.upper()})", "bool")
+
+    def _helper_name(self, function: str, source: str) -> str:
+        """`count_07_groups`: the helper's number keeps its name unique."""
+        return names.numbered(f"{function}_", len(self.aggregates), source, 2)
 
     def _helper(self, helper: Aggregate, where: Where) -> Code:
         """Call a helper function, sharing one with an identical body."""
