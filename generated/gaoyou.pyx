@@ -77,7 +77,7 @@ cdef enum:
     T_m = 14  # m
     T_z = 15  # z
     T_f = 16  # f
-    T_NONE = 17  # 
+    NO_TEXT = 17  # 
 
 TEXT_VALUES = (
     'standard',
@@ -192,19 +192,19 @@ cdef unsigned long long[1] KNITTED_STRAIGHT = [
 cdef int[10] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30]
 
 # Tile sets.
-cdef unsigned long long TILESET_0 = 0x1ffULL  # 条 (Bamboo)
-cdef unsigned long long TILESET_1 = 0x1ffULL  # s (Bamboo)
-cdef unsigned long long TILESET_2 = 0x3fe00ULL  # 饼 (Dots)
-cdef unsigned long long TILESET_3 = 0x3fe00ULL  # p (Dots)
-cdef unsigned long long TILESET_4 = 0x7fc0000ULL  # 万 (Characters)
-cdef unsigned long long TILESET_5 = 0x7fc0000ULL  # m (Characters)
-cdef unsigned long long TILESET_6 = 0x78000000ULL  # 风头 (Wind-head tiles)
-cdef unsigned long long TILESET_7 = 0x78000000ULL  # z (Wind-head tiles)
-cdef unsigned long long TILESET_8 = 0x180000000ULL  # 花 (Flower tiles)
-cdef unsigned long long TILESET_9 = 0x180000000ULL  # f (Flower tiles)
-cdef unsigned long long TILESET_10 = 0x7e460703ULL  # 大牌 (Big tiles)
-cdef unsigned long long TILESET_11 = 0x92090ULL  # 中牌 (Middle tiles)
-cdef unsigned long long TILESET_12 = 0x1b0d86cULL  # 小牌 (Small tiles)
+cdef unsigned long long TILES_BAMBOO = 0x1ffULL  # 条 (Bamboo)
+cdef unsigned long long TILES_s = 0x1ffULL  # s (Bamboo)
+cdef unsigned long long TILES_DOTS = 0x3fe00ULL  # 饼 (Dots)
+cdef unsigned long long TILES_p = 0x3fe00ULL  # p (Dots)
+cdef unsigned long long TILES_CHARACTERS = 0x7fc0000ULL  # 万 (Characters)
+cdef unsigned long long TILES_m = 0x7fc0000ULL  # m (Characters)
+cdef unsigned long long TILES_WIND_HEAD_TILES = 0x78000000ULL  # 风头 (Wind-head tiles)
+cdef unsigned long long TILES_z = 0x78000000ULL  # z (Wind-head tiles)
+cdef unsigned long long TILES_FLOWER_TILES = 0x180000000ULL  # 花 (Flower tiles)
+cdef unsigned long long TILES_f = 0x180000000ULL  # f (Flower tiles)
+cdef unsigned long long TILES_BIG_TILES = 0x7e460703ULL  # 大牌 (Big tiles)
+cdef unsigned long long TILES_MIDDLE_TILES = 0x92090ULL  # 中牌 (Middle tiles)
+cdef unsigned long long TILES_SMALL_TILES = 0x1b0d86cULL  # 小牌 (Small tiles)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
@@ -434,7 +434,7 @@ cdef long long count_00_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((not g.concealed) and ((g.tiles & ~TILESET_12) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and ((not g.concealed) and ((g.tiles & ~TILES_SMALL_TILES) == 0)):
             found += 1
     return found
 
@@ -448,7 +448,7 @@ cdef long long count_01_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((not g.concealed) and ((g.tiles & ~TILESET_11) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and ((not g.concealed) and ((g.tiles & ~TILES_MIDDLE_TILES) == 0)):
             found += 1
     return found
 
@@ -462,7 +462,7 @@ cdef long long count_02_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((not g.concealed) and ((g.tiles & ~TILESET_10) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and ((not g.concealed) and ((g.tiles & ~TILES_BIG_TILES) == 0)):
             found += 1
     return found
 
@@ -475,7 +475,7 @@ cdef bint any_03_pungs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.declared and ((g.tiles & ~TILESET_12) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and (g.declared and ((g.tiles & ~TILES_SMALL_TILES) == 0)):
             return True
     return False
 
@@ -488,7 +488,7 @@ cdef bint any_04_pungs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.declared and ((g.tiles & ~TILESET_11) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and (g.declared and ((g.tiles & ~TILES_MIDDLE_TILES) == 0)):
             return True
     return False
 
@@ -501,7 +501,7 @@ cdef bint any_05_pungs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.declared and ((g.tiles & ~TILESET_10) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and (g.declared and ((g.tiles & ~TILES_BIG_TILES) == 0)):
             return True
     return False
 
@@ -515,7 +515,7 @@ cdef long long count_06_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.concealed and ((g.tiles & ~TILESET_12) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and (g.concealed and ((g.tiles & ~TILES_SMALL_TILES) == 0)):
             found += 1
     return found
 
@@ -529,7 +529,7 @@ cdef long long count_07_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.concealed and ((g.tiles & ~TILESET_11) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and (g.concealed and ((g.tiles & ~TILES_MIDDLE_TILES) == 0)):
             found += 1
     return found
 
@@ -543,7 +543,7 @@ cdef long long count_08_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.concealed and ((g.tiles & ~TILESET_10) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and (g.concealed and ((g.tiles & ~TILES_BIG_TILES) == 0)):
             found += 1
     return found
 
@@ -572,7 +572,7 @@ cdef long long sum_10_pungs(Ctx* c) noexcept nogil:
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
             found = plus(c, found, (times(c,
-                                          (1 if ((g.tiles & ~TILESET_12) == 0) else 2 if ((g.tiles & ~TILESET_11) == 0) else 4),
+                                          (1 if ((g.tiles & ~TILES_SMALL_TILES) == 0) else 2 if ((g.tiles & ~TILES_MIDDLE_TILES) == 0) else 4),
                                           (4 if g.concealed else 1)) if g.with_win else 0))
     return found
 
@@ -584,7 +584,7 @@ cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept nogil:
     cdef long long found = 0
     for k in range(c.n_loser_melds[loser]):  # the melds of the loser being settled
         g = &c.loser_melds[loser][k]
-        if ((g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_12) == 0)):
+        if ((g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_SMALL_TILES) == 0)):
             found += 1
     return found
 
@@ -596,7 +596,7 @@ cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept nogil:
     cdef long long found = 0
     for k in range(c.n_loser_melds[loser]):  # the melds of the loser being settled
         g = &c.loser_melds[loser][k]
-        if ((g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0)):
+        if ((g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_MIDDLE_TILES) == 0)):
             found += 1
     return found
 
@@ -608,7 +608,7 @@ cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept nogil:
     cdef long long found = 0
     for k in range(c.n_loser_melds[loser]):  # the melds of the loser being settled
         g = &c.loser_melds[loser][k]
-        if ((g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_10) == 0)):
+        if ((g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_BIG_TILES) == 0)):
             found += 1
     return found
 
@@ -631,76 +631,91 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
+# specs/gaoyou.mj:83
 cdef long long fan_00_win(Ctx* c) noexcept nogil:
     # fan 胡牌 "Win" 10: shape == standard
     return 1 if (c.d.shape == T_standard) else 0
 
 
+# specs/gaoyou.mj:88
 cdef long long fan_01_claimed_pung_small(Ctx* c) noexcept nogil:
     # fan 小对碰 "Claimed pung, small" 1 each: count(pungs, not concealed and 小牌)
     return max(count_00_pungs(c), 0)
 
 
+# specs/gaoyou.mj:90
 cdef long long fan_02_claimed_pung_middle(Ctx* c) noexcept nogil:
     # fan 中对碰 "Claimed pung, middle" 2 each: count(pungs, not concealed and 中牌)
     return max(count_01_pungs(c), 0)
 
 
+# specs/gaoyou.mj:92
 cdef long long fan_03_claimed_pung_big(Ctx* c) noexcept nogil:
     # fan 大对碰 "Claimed pung, big" 4 each: count(pungs, not concealed and 大牌)
     return max(count_02_pungs(c), 0)
 
 
+# specs/gaoyou.mj:97
 cdef long long fan_04_last_copy_pung_small(Ctx* c) noexcept nogil:
     # fan 小对瘪 "Last-copy pung, small" 2: 对瘪小 and any(pungs, declared and 小牌)
     return 1 if (c.h.context[CTX_6] and any_03_pungs(c)) else 0
 
 
+# specs/gaoyou.mj:100
 cdef long long fan_05_last_copy_pung_middle(Ctx* c) noexcept nogil:
     # fan 中对瘪 "Last-copy pung, middle" 4: 对瘪中 and any(pungs, declared and 中牌)
     return 1 if (c.h.context[CTX_7] and any_04_pungs(c)) else 0
 
 
+# specs/gaoyou.mj:102
 cdef long long fan_06_last_copy_pung_big(Ctx* c) noexcept nogil:
     # fan 大对瘪 "Last-copy pung, big" 8: 对瘪大 and any(pungs, declared and 大牌)
     return 1 if (c.h.context[CTX_8] and any_05_pungs(c)) else 0
 
 
+# specs/gaoyou.mj:108
 cdef long long fan_07_laid_down_triplet_small(Ctx* c) noexcept nogil:
     # fan 小招 "Laid-down triplet, small" 4 each: count(pungs, concealed and 小牌)
     return max(count_06_pungs(c), 0)
 
 
+# specs/gaoyou.mj:110
 cdef long long fan_08_laid_down_triplet_middle(Ctx* c) noexcept nogil:
     # fan 中招 "Laid-down triplet, middle" 8 each: count(pungs, concealed and 中牌)
     return max(count_07_pungs(c), 0)
 
 
+# specs/gaoyou.mj:111
 cdef long long fan_09_laid_down_triplet_big(Ctx* c) noexcept nogil:
     # fan 大招 "Laid-down triplet, big" 16 each: count(pungs, concealed and 大牌)
     return max(count_08_pungs(c), 0)
 
 
+# specs/gaoyou.mj:116
 cdef long long fan_10_bottom_tile(Ctx* c) noexcept nogil:
     # fan 底牌 "Bottom tile" (sum(pungs, ((1 if 小牌 else (2 if 中牌 else 4)) * (4 if concealed else 1)) if with_win else 0)): 底牌 and any(pungs, with_win)
     return 1 if (c.h.context[CTX_9] and any_09_pungs(c)) else 0
 
 
+# specs/gaoyou.mj:123
 cdef long long fan_11_loser_s_claimed_pung_small(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家小对碰 "Loser's claimed pung, small" 1 each: count(loser_melds, pung and 小牌)
     return max(count_11_loser_melds(c, loser), 0)
 
 
+# specs/gaoyou.mj:124
 cdef long long fan_12_loser_s_claimed_pung_middle(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家中对碰 "Loser's claimed pung, middle" 2 each: count(loser_melds, pung and 中牌)
     return max(count_12_loser_melds(c, loser), 0)
 
 
+# specs/gaoyou.mj:125
 cdef long long fan_13_loser_s_claimed_pung_big(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家大对碰 "Loser's claimed pung, big" 4 each: count(loser_melds, pung and 大牌)
     return max(count_13_loser_melds(c, loser), 0)
 
 
+# specs/gaoyou.mj:116
 cdef long long fan_10_bottom_tile_value(Ctx* c) noexcept nogil:
     # the value of one 底牌: fan 底牌 "Bottom tile" (sum(pungs, ((1 if 小牌 else (2 if 中牌 else 4)) * (4 if concealed else 1)) if with_win else 0)): 底牌 and any(pungs, with_win)
     return sum_10_pungs(c)
@@ -729,6 +744,7 @@ cdef void value_fans(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- settlement values (let)
 
 
+# specs/gaoyou.mj:131
 cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 差 = total + sum(losers, loser_total) - 3 * loser_total
     return minus(c, plus(c, c.total, sum_14_losers(c, loser)), times(c, 3, c.share_total[loser]))
@@ -747,11 +763,13 @@ cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
+        # specs/gaoyou.mj:132
         # self_drawn: each loser pays 差
         for k in range(c.n_losers):
             transfer(c, k, let_settle_0(c, k))
         return True
     if not c.h.self_drawn:
+        # specs/gaoyou.mj:133
         # discard: each loser pays 差
         for k in range(c.n_losers):
             transfer(c, k, let_settle_0(c, k))
@@ -1070,7 +1088,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.knitted = KNITTED_STRAIGHT
     t.n_orphans = 10
     t.orphans = ORPHANS
-    t.text_none = T_NONE
+    t.text_none = NO_TEXT
     t.code_base = CODE_BASE
     t.code_low = CODE_LOW
     t.code_high = CODE_HIGH

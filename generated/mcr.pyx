@@ -77,7 +77,7 @@ cdef enum:
     T_s = 13  # s
     T_p = 14  # p
     T_z = 15  # z
-    T_NONE = 16  # 
+    NO_TEXT = 16  # 
 
 TEXT_VALUES = (
     'standard',
@@ -197,22 +197,22 @@ cdef unsigned long long[6] KNITTED_STRAIGHT = [
 cdef int[13] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 # Tile sets.
-cdef unsigned long long TILESET_0 = 0x1ffULL  # 万 (Characters)
-cdef unsigned long long TILESET_1 = 0x1ffULL  # m (Characters)
-cdef unsigned long long TILESET_2 = 0x3fe00ULL  # 条 (Bamboo)
-cdef unsigned long long TILESET_3 = 0x3fe00ULL  # s (Bamboo)
-cdef unsigned long long TILESET_4 = 0x7fc0000ULL  # 筒 (Dots)
-cdef unsigned long long TILESET_5 = 0x7fc0000ULL  # p (Dots)
-cdef unsigned long long TILESET_6 = 0x3f8000000ULL  # 字 (Honors)
-cdef unsigned long long TILESET_7 = 0x3f8000000ULL  # z (Honors)
-cdef unsigned long long TILESET_8 = 0x3fc060301ULL  # 幺九 (Terminals and honors)
-cdef unsigned long long TILESET_9 = 0x4060301ULL  # 老头 (Terminals)
-cdef unsigned long long TILESET_10 = 0x78000000ULL  # 风牌 (Winds)
-cdef unsigned long long TILESET_11 = 0x380000000ULL  # 箭牌 (Dragons)
-cdef unsigned long long TILESET_12 = 0x100015c00ULL  # 绿 (Green tiles)
-cdef unsigned long long TILESET_13 = 0x867f7400ULL  # 推不倒牌 (Reversible tiles)
-cdef unsigned long long TILESET_14 = 0x2a954aaULL  # 双数 (Even ranks)
-cdef unsigned long long TILESET_15 = 0x402010ULL  # 五 (Fives)
+cdef unsigned long long TILES_CHARACTERS = 0x1ffULL  # 万 (Characters)
+cdef unsigned long long TILES_m = 0x1ffULL  # m (Characters)
+cdef unsigned long long TILES_BAMBOO = 0x3fe00ULL  # 条 (Bamboo)
+cdef unsigned long long TILES_s = 0x3fe00ULL  # s (Bamboo)
+cdef unsigned long long TILES_DOTS = 0x7fc0000ULL  # 筒 (Dots)
+cdef unsigned long long TILES_p = 0x7fc0000ULL  # p (Dots)
+cdef unsigned long long TILES_HONORS = 0x3f8000000ULL  # 字 (Honors)
+cdef unsigned long long TILES_z = 0x3f8000000ULL  # z (Honors)
+cdef unsigned long long TILES_TERMINALS_AND_HONORS = 0x3fc060301ULL  # 幺九 (Terminals and honors)
+cdef unsigned long long TILES_TERMINALS = 0x4060301ULL  # 老头 (Terminals)
+cdef unsigned long long TILES_WINDS = 0x78000000ULL  # 风牌 (Winds)
+cdef unsigned long long TILES_DRAGONS = 0x380000000ULL  # 箭牌 (Dragons)
+cdef unsigned long long TILES_GREEN_TILES = 0x100015c00ULL  # 绿 (Green tiles)
+cdef unsigned long long TILES_REVERSIBLE_TILES = 0x867f7400ULL  # 推不倒牌 (Reversible tiles)
+cdef unsigned long long TILES_EVEN_RANKS = 0x2a954aaULL  # 双数 (Even ranks)
+cdef unsigned long long TILES_FIVES = 0x402010ULL  # 五 (Fives)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
@@ -821,6 +821,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (thirteen orphans, honors and 
 # ---------------------------------------------------------------- named values (top-level let)
 
 
+# specs/mcr.mj:61
 cdef long long let_0(Ctx* c) noexcept nogil:
     # let 明杠数 = count(kongs, exposed)
     if c.let_stamp[0] != c.stamp:  # computed once per decomposition
@@ -829,6 +830,7 @@ cdef long long let_0(Ctx* c) noexcept nogil:
     return c.let_value[0]
 
 
+# specs/mcr.mj:62
 cdef long long let_1(Ctx* c) noexcept nogil:
     # let 暗杠数 = count(kongs, concealed)
     if c.let_stamp[1] != c.stamp:  # computed once per decomposition
@@ -837,6 +839,7 @@ cdef long long let_1(Ctx* c) noexcept nogil:
     return c.let_value[1]
 
 
+# specs/mcr.mj:63
 cdef long long let_2(Ctx* c) noexcept nogil:
     # let 暗刻数 = count(pungs, concealed)
     if c.let_stamp[2] != c.stamp:  # computed once per decomposition
@@ -845,6 +848,7 @@ cdef long long let_2(Ctx* c) noexcept nogil:
     return c.let_value[2]
 
 
+# specs/mcr.mj:64
 cdef long long let_3(Ctx* c) noexcept nogil:
     # let 面子和 = shape == standard
     if c.let_stamp[3] != c.stamp:  # computed once per decomposition
@@ -853,6 +857,7 @@ cdef long long let_3(Ctx* c) noexcept nogil:
     return c.let_value[3]
 
 
+# specs/mcr.mj:65
 cdef long long let_4(Ctx* c) noexcept nogil:
     # let 常规和 = shape == standard or shape == knitted_straight
     if c.let_stamp[4] != c.stamp:  # computed once per decomposition
@@ -861,6 +866,7 @@ cdef long long let_4(Ctx* c) noexcept nogil:
     return c.let_value[4]
 
 
+# specs/mcr.mj:66
 cdef long long let_5(Ctx* c) noexcept nogil:
     # let 七对和 = shape == seven_pairs
     if c.let_stamp[5] != c.stamp:  # computed once per decomposition
@@ -869,14 +875,16 @@ cdef long long let_5(Ctx* c) noexcept nogil:
     return c.let_value[5]
 
 
+# specs/mcr.mj:67
 cdef long long let_6(Ctx* c) noexcept nogil:
     # let 一色 = suits == 1 and not any(tiles, 字)
     if c.let_stamp[6] != c.stamp:  # computed once per decomposition
-        c.let_value[6] = ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0)))
+        c.let_value[6] = ((c.suits == 1) and (not ((c.held_tiles & TILES_HONORS) != 0)))
         c.let_stamp[6] = c.stamp
     return c.let_value[6]
 
 
+# specs/mcr.mj:69
 cdef long long let_7(Ctx* c) noexcept nogil:
     # let 独听 = (shape_waits == 1 and not (count(sets, exposed and declared) == 4 and not self_drawn) and count(kongs) < 4)
     if c.let_stamp[7] != c.stamp:  # computed once per decomposition
@@ -886,6 +894,7 @@ cdef long long let_7(Ctx* c) noexcept nogil:
     return c.let_value[7]
 
 
+# specs/mcr.mj:71
 cdef long long let_8(Ctx* c) noexcept nogil:
     # let 边张牌 = any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     if c.let_stamp[8] != c.stamp:  # computed once per decomposition
@@ -894,6 +903,7 @@ cdef long long let_8(Ctx* c) noexcept nogil:
     return c.let_value[8]
 
 
+# specs/mcr.mj:72
 cdef long long let_9(Ctx* c) noexcept nogil:
     # let 嵌张牌 = any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     if c.let_stamp[9] != c.stamp:  # computed once per decomposition
@@ -1188,7 +1198,7 @@ cdef bint any_21_pairs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILESET_10) == 0):
+        if g.kind == PAIR and ((g.tiles & ~TILES_WINDS) == 0):
             return True
     return False
 
@@ -1201,7 +1211,7 @@ cdef bint any_22_pairs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILESET_11) == 0):
+        if g.kind == PAIR and ((g.tiles & ~TILES_DRAGONS) == 0):
             return True
     return False
 
@@ -1240,7 +1250,7 @@ cdef bint all_25_groups(Ctx* c) noexcept nogil:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if not ((not (g.kind == CHOW)) and ((g.tiles & ~TILESET_14) == 0)):
+        if not ((not (g.kind == CHOW)) and ((g.tiles & ~TILES_EVEN_RANKS) == 0)):
             return False
     return True
 
@@ -1341,7 +1351,7 @@ cdef bint all_33_groups(Ctx* c) noexcept nogil:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if not ((g.tiles & TILESET_15) != 0):
+        if not ((g.tiles & TILES_FIVES) != 0):
             return False
     return True
 
@@ -1403,7 +1413,7 @@ cdef bint all_38_groups(Ctx* c) noexcept nogil:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if not ((g.tiles & TILESET_8) != 0):
+        if not ((g.tiles & TILES_TERMINALS_AND_HONORS) != 0):
             return False
     return True
 
@@ -1443,7 +1453,7 @@ cdef long long count_41_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_DRAGONS) == 0):
             found += 1
     return found
 
@@ -1539,7 +1549,8 @@ cdef long long count_48_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~NUMBERED) == 0) and ((g.tiles & ~TILESET_9) == 0)):
+        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~NUMBERED) == 0)
+                                                   and ((g.tiles & ~TILES_TERMINALS) == 0)):
             found += 1
     return found
 
@@ -1553,7 +1564,7 @@ cdef long long count_49_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILESET_10) == 0)
+        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILES_WINDS) == 0)
                                                    and (g.tile != wind_tile(c, c.h.seat_wind))
                                                    and (g.tile != wind_tile(c, c.h.round_wind))):
             found += 1
@@ -1580,34 +1591,43 @@ cdef bint any_50_pairs(Ctx* c) noexcept nogil:
 cdef int fan_of_pungs(Ctx* c, const Group** combo, int k) noexcept nogil:
     """The first fan (in the spec's order) that these k pungs make, -1 if none."""
     if k == 2:
+        # specs/mcr.mj:209
         # 双箭刻: combinations(pungs, 2, 箭牌)
-        if ((combo_tiles(combo, k) & ~TILESET_11) == 0):
+        if ((combo_tiles(combo, k) & ~TILES_DRAGONS) == 0):
             return FAN_10_TWO_DRAGONS_PUNGS
+        # specs/mcr.mj:234
         # 双同刻: combinations(pungs, 2, numbered and step == 0)
         if (combo_numbered(c, combo, k) and (combo_step(c, combo, k) == 0)):
             return FAN_65_DOUBLE_PUNG
     if k == 3:
+        # specs/mcr.mj:78
         # 大三元: combinations(pungs, 3, 箭牌)
-        if ((combo_tiles(combo, k) & ~TILESET_11) == 0):
+        if ((combo_tiles(combo, k) & ~TILES_DRAGONS) == 0):
             return FAN_01_BIG_THREE_DRAGONS
+        # specs/mcr.mj:178
         # 三风刻: combinations(pungs, 3, 风牌)
-        if ((combo_tiles(combo, k) & ~TILESET_10) == 0):
+        if ((combo_tiles(combo, k) & ~TILES_WINDS) == 0):
             return FAN_08_BIG_THREE_WINDS
+        # specs/mcr.mj:144
         # 一色三节高: combinations(pungs, 3, numbered and same(suit) and step == 1)
         if (combo_numbered(c, combo, k) and combo_same(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 1)):
             return FAN_25_PURE_SHIFTED_PUNGS
+        # specs/mcr.mj:164
         # 三同刻: combinations(pungs, 3, numbered and distinct(suit) and step == 0)
         if (combo_numbered(c, combo, k) and combo_distinct(c, combo, k, ATTR_SUIT)
             and (combo_step(c, combo, k) == 0)):
             return FAN_33_TRIPLE_PUNG
+        # specs/mcr.mj:186
         # 三色三节高: combinations(pungs, 3, numbered and distinct(suit) and step == 1)
         if (combo_numbered(c, combo, k) and combo_distinct(c, combo, k, ATTR_SUIT)
             and (combo_step(c, combo, k) == 1)):
             return FAN_42_MIXED_SHIFTED_PUNGS
     if k == 4:
+        # specs/mcr.mj:76
         # 大四喜: combinations(pungs, 4, 风牌)
-        if ((combo_tiles(combo, k) & ~TILESET_10) == 0):
+        if ((combo_tiles(combo, k) & ~TILES_WINDS) == 0):
             return FAN_00_BIG_FOUR_WINDS
+        # specs/mcr.mj:120
         # 一色四节高: combinations(pungs, 4, numbered and same(suit) and step == 1)
         if (combo_numbered(c, combo, k) and combo_same(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 1)):
             return FAN_16_FOUR_PURE_SHIFTED_PUNGS
@@ -1633,42 +1653,54 @@ cdef void combine_pungs(Ctx* c) noexcept nogil:
 cdef int fan_of_chows(Ctx* c, const Group** combo, int k) noexcept nogil:
     """The first fan (in the spec's order) that these k chows make, -1 if none."""
     if k == 2:
+        # specs/mcr.mj:244
         # 一般高: combinations(chows, 2, same(tile))
         if combo_same(c, combo, k, ATTR_TILE):
             return FAN_69_PURE_DOUBLE_CHOW
+        # specs/mcr.mj:245
         # 喜相逢: combinations(chows, 2, distinct(suit) and step == 0)
         if (combo_distinct(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 0)):
             return FAN_70_MIXED_DOUBLE_CHOW
+        # specs/mcr.mj:246
         # 连六: combinations(chows, 2, same(suit) and step == 3)
         if (combo_same(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 3)):
             return FAN_71_SHORT_STRAIGHT
+        # specs/mcr.mj:247
         # 老少副: combinations(chows, 2, same(suit) and step == 6)
         if (combo_same(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 6)):
             return FAN_72_TWO_TERMINAL_CHOWS
     if k == 3:
+        # specs/mcr.mj:142
         # 一色三同顺: combinations(chows, 3, same(tile))
         if combo_same(c, combo, k, ATTR_TILE):
             return FAN_24_PURE_TRIPLE_CHOW
+        # specs/mcr.mj:155
         # 清龙: combinations(chows, 3, same(suit) and step == 3)
         if (combo_same(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 3)):
             return FAN_29_PURE_STRAIGHT
+        # specs/mcr.mj:161
         # 一色三步高: combinations(chows, 3, same(suit) and (step == 1 or step == 2))
         if (combo_same(c, combo, k, ATTR_SUIT) and ((combo_step(c, combo, k) == 1)
                                                     or (combo_step(c, combo, k) == 2))):
             return FAN_31_PURE_SHIFTED_CHOWS
+        # specs/mcr.mj:182
         # 花龙: combinations(chows, 3, distinct(suit) and step == 3)
         if (combo_distinct(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 3)):
             return FAN_39_MIXED_STRAIGHT
+        # specs/mcr.mj:185
         # 三色三同顺: combinations(chows, 3, distinct(suit) and step == 0)
         if (combo_distinct(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 0)):
             return FAN_41_MIXED_TRIPLE_CHOW
+        # specs/mcr.mj:203
         # 三色三步高: combinations(chows, 3, distinct(suit) and step == 1)
         if (combo_distinct(c, combo, k, ATTR_SUIT) and (combo_step(c, combo, k) == 1)):
             return FAN_50_MIXED_SHIFTED_CHOWS
     if k == 4:
+        # specs/mcr.mj:118
         # 一色四同顺: combinations(chows, 4, same(tile))
         if combo_same(c, combo, k, ATTR_TILE):
             return FAN_15_QUADRUPLE_CHOW
+        # specs/mcr.mj:125
         # 一色四步高: combinations(chows, 4, same(suit) and (step == 1 or step == 2))
         if (combo_same(c, combo, k, ATTR_SUIT) and ((combo_step(c, combo, k) == 1)
                                                     or (combo_step(c, combo, k) == 2))):
@@ -1704,11 +1736,13 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
+# specs/mcr.mj:80
 cdef long long fan_02_all_green(Ctx* c) noexcept nogil:
     # fan 绿一色 "All Green" 88: (面子和 or 七对和) and all(tiles, 绿)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_12) == 0)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILES_GREEN_TILES) == 0)) else 0
 
 
+# specs/mcr.mj:82
 cdef long long fan_03_nine_gates(Ctx* c) noexcept nogil:
     # fan 九莲宝灯 "Nine Gates" 88: 面子和 and count(groups, declared) == 0 and 一色 and count(held_tiles, rank == 1) == 3 and count(held_tiles, rank == 9) == 3 and count(held_tiles, rank == 2) == 1 and count(held_tiles, rank == 3) == 1 and count(held_tiles, rank == 4) == 1 and count(held_tiles, rank == 5) == 1 and count(held_tiles, rank == 6) == 1 and count(held_tiles, rank == 7) == 1 and count(held_tiles, rank == 8) == 1
     return 1 if ((let_3(c) != 0) and (count_07_groups(c) == 0) and (let_6(c) != 0) and (count_08_held_tiles(c) == 3)
@@ -1718,11 +1752,13 @@ cdef long long fan_03_nine_gates(Ctx* c) noexcept nogil:
                  and (count_15_held_tiles(c) == 1) and (count_16_held_tiles(c) == 1)) else 0
 
 
+# specs/mcr.mj:91
 cdef long long fan_04_four_kongs(Ctx* c) noexcept nogil:
     # fan 四杠 "Four Kongs" 88: count(kongs) == 4
     return 1 if (count_04_kongs(c) == 4) else 0
 
 
+# specs/mcr.mj:93
 cdef long long fan_05_seven_shifted_pairs(Ctx* c) noexcept nogil:
     # fan 连七对 "Seven Shifted Pairs" 88: 七对和 and 一色 and count(kinds) == 7 and (all(kinds, rank <= 7) or all(kinds, rank >= 3) or all(kinds, rank >= 2 and rank <= 8))
     return 1 if ((let_5(c) != 0) and (let_6(c) != 0) and (count_17_kinds(c) == 7) and (all_18_kinds(c)
@@ -1730,297 +1766,356 @@ cdef long long fan_05_seven_shifted_pairs(Ctx* c) noexcept nogil:
                                                                                        or all_20_kinds(c))) else 0
 
 
+# specs/mcr.mj:97
 cdef long long fan_06_thirteen_orphans(Ctx* c) noexcept nogil:
     # fan 十三幺 "Thirteen Orphans" 88: shape == thirteen_orphans
     return 1 if (c.d.shape == T_thirteen_orphans) else 0
 
 
+# specs/mcr.mj:102
 cdef long long fan_07_all_terminals(Ctx* c) noexcept nogil:
     # fan 清幺九 "All Terminals" 64: (面子和 or 七对和) and all(tiles, 老头)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_9) == 0)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILES_TERMINALS) == 0)) else 0
 
 
+# specs/mcr.mj:104
 cdef long long fan_09_little_four_winds(Ctx* c) noexcept nogil:
     # fan 小四喜 "Little Four Winds" 64: 三风刻 and any(pairs, 风牌)
     return 1 if ((c.n[FAN_08_BIG_THREE_WINDS] != 0) and any_21_pairs(c)) else 0
 
 
+# specs/mcr.mj:106
 cdef long long fan_11_little_three_dragons(Ctx* c) noexcept nogil:
     # fan 小三元 "Little Three Dragons" 64: 双箭刻 and any(pairs, 箭牌)
     return 1 if ((c.n[FAN_10_TWO_DRAGONS_PUNGS] != 0) and any_22_pairs(c)) else 0
 
 
+# specs/mcr.mj:108
 cdef long long fan_12_all_honors(Ctx* c) noexcept nogil:
     # fan 字一色 "All Honors" 64: (面子和 or 七对和) and all(tiles, 字)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_6) == 0)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILES_HONORS) == 0)) else 0
 
 
+# specs/mcr.mj:110
 cdef long long fan_13_four_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Four Concealed Pungs" 64: 暗刻数 == 4
     return 1 if (let_2(c) == 4) else 0
 
 
+# specs/mcr.mj:112
 cdef long long fan_14_pure_terminal_chows(Ctx* c) noexcept nogil:
     # fan 一色双龙会 "Pure Terminal Chows" 64: 面子和 and 一色 and count(chows, rank == 1) == 2 and count(chows, rank == 7) == 2 and pair in 五
     return 1 if ((let_3(c) != 0) and (let_6(c) != 0) and (count_23_chows(c) == 2) and (count_24_chows(c) == 2)
-                 and has_tile(TILESET_15, pair_tile(c))) else 0
+                 and has_tile(TILES_FIVES, pair_tile(c))) else 0
 
 
+# specs/mcr.mj:128
 cdef long long fan_18_three_kongs(Ctx* c) noexcept nogil:
     # fan 三杠 "Three Kongs" 32: count(kongs) == 3
     return 1 if (count_04_kongs(c) == 3) else 0
 
 
+# specs/mcr.mj:129
 cdef long long fan_19_all_terminals_and_honors(Ctx* c) noexcept nogil:
     # fan 混幺九 "All Terminals and Honors" 32: (面子和 or 七对和) and all(tiles, 幺九)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_8) == 0)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0))
+                 and ((c.held_tiles & ~TILES_TERMINALS_AND_HONORS) == 0)) else 0
 
 
+# specs/mcr.mj:134
 cdef long long fan_20_seven_pairs(Ctx* c) noexcept nogil:
     # fan 七对 "Seven Pairs" 24: 七对和
     return 1 if (let_5(c) != 0) else 0
 
 
+# specs/mcr.mj:136
 cdef long long fan_21_greater_honors_and_knitted_tiles(Ctx* c) noexcept nogil:
     # fan 七星不靠 "Greater Honors and Knitted Tiles" 24: shape == honors_and_knitted and count(tiles, 字) == 7
-    return 1 if ((c.d.shape == T_honors_and_knitted) and (count_held(c, TILESET_6) == 7)) else 0
+    return 1 if ((c.d.shape == T_honors_and_knitted) and (count_held(c, TILES_HONORS) == 7)) else 0
 
 
+# specs/mcr.mj:138
 cdef long long fan_22_all_even_pungs(Ctx* c) noexcept nogil:
     # fan 全双刻 "All Even Pungs" 24: 面子和 and all(groups, not chow and 双数)
     return 1 if ((let_3(c) != 0) and all_25_groups(c)) else 0
 
 
+# specs/mcr.mj:140
 cdef long long fan_23_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full Flush" 24: 一色 and not 连七对
     return 1 if ((let_6(c) != 0) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))) else 0
 
 
+# specs/mcr.mj:146
 cdef long long fan_26_upper_tiles(Ctx* c) noexcept nogil:
     # fan 全大 "Upper Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 7)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_26_tiles(c)) else 0
 
 
+# specs/mcr.mj:148
 cdef long long fan_27_middle_tiles(Ctx* c) noexcept nogil:
     # fan 全中 "Middle Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 4 and rank <= 6)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_27_tiles(c)) else 0
 
 
+# specs/mcr.mj:150
 cdef long long fan_28_lower_tiles(Ctx* c) noexcept nogil:
     # fan 全小 "Lower Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank <= 3)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_28_tiles(c)) else 0
 
 
+# specs/mcr.mj:156
 cdef long long fan_30_three_suited_terminal_chows(Ctx* c) noexcept nogil:
     # fan 三色双龙会 "Three-Suited Terminal Chows" 16: 面子和 and pair in 五 and count(chows, rank == 1 and suit != pair.suit) == 2 and count(chows, rank == 7 and suit != pair.suit) == 2 and count(kinds, rank == 1) == 2 and count(kinds, rank == 9) == 2
-    return 1 if ((let_3(c) != 0) and has_tile(TILESET_15, pair_tile(c)) and (count_29_chows(c) == 2)
+    return 1 if ((let_3(c) != 0) and has_tile(TILES_FIVES, pair_tile(c)) and (count_29_chows(c) == 2)
                  and (count_30_chows(c) == 2) and (count_31_kinds(c) == 2) and (count_32_kinds(c) == 2)) else 0
 
 
+# specs/mcr.mj:162
 cdef long long fan_32_all_fives(Ctx* c) noexcept nogil:
     # fan 全带五 "All Fives" 16: 面子和 and all(groups, contains(五))
     return 1 if ((let_3(c) != 0) and all_33_groups(c)) else 0
 
 
+# specs/mcr.mj:165
 cdef long long fan_34_three_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 三暗刻 "Three Concealed Pungs" 16: 暗刻数 == 3
     return 1 if (let_2(c) == 3) else 0
 
 
+# specs/mcr.mj:170
 cdef long long fan_35_lesser_honors_and_knitted_tiles(Ctx* c) noexcept nogil:
     # fan 全不靠 "Lesser Honors and Knitted Tiles" 12: shape == honors_and_knitted
     return 1 if (c.d.shape == T_honors_and_knitted) else 0
 
 
+# specs/mcr.mj:172
 cdef long long fan_36_knitted_straight(Ctx* c) noexcept nogil:
     # fan 组合龙 "Knitted Straight" 12: shape == knitted_straight or (shape == honors_and_knitted and count(tiles, numbered) == 9)
     return 1 if ((c.d.shape == T_knitted_straight) or ((c.d.shape == T_honors_and_knitted)
                                                        and (count_34_tiles(c) == 9))) else 0
 
 
+# specs/mcr.mj:174
 cdef long long fan_37_upper_four(Ctx* c) noexcept nogil:
     # fan 大于五 "Upper Four" 12: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 6)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_35_tiles(c)) else 0
 
 
+# specs/mcr.mj:176
 cdef long long fan_38_lower_four(Ctx* c) noexcept nogil:
     # fan 小于五 "Lower Four" 12: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank <= 4)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
                  and all_36_tiles(c)) else 0
 
 
+# specs/mcr.mj:183
 cdef long long fan_40_reversible_tiles(Ctx* c) noexcept nogil:
     # fan 推不倒 "Reversible Tiles" 8: (面子和 or 七对和) and all(tiles, 推不倒牌)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILESET_13) == 0)) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and ((c.held_tiles & ~TILES_REVERSIBLE_TILES) == 0)) else 0
 
 
+# specs/mcr.mj:187
 cdef long long fan_43_chicken_hand(Ctx* c) noexcept nogil:
     # fan 无番和 "Chicken Hand" 8: 面子和 and counted_fans == 0
     return 1 if ((let_3(c) != 0) and (c.counted_fans == 0)) else 0
 
 
+# specs/mcr.mj:189
 cdef long long fan_44_last_tile_draw(Ctx* c) noexcept nogil:
     # fan 妙手回春 "Last Tile Draw" 8: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/mcr.mj:191
 cdef long long fan_45_last_tile_claim(Ctx* c) noexcept nogil:
     # fan 海底捞月 "Last Tile Claim" 8: last_tile and not self_drawn
     return 1 if (c.h.context[CTX_last_tile] and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/mcr.mj:192
 cdef long long fan_46_out_with_replacement_tile(Ctx* c) noexcept nogil:
     # fan 杠上开花 "Out with Replacement Tile" 8: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/mcr.mj:194
 cdef long long fan_47_robbing_the_kong(Ctx* c) noexcept nogil:
     # fan 抢杠和 "Robbing the Kong" 8: robbing_kong and not self_drawn
     return 1 if (c.h.context[CTX_robbing_kong] and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/mcr.mj:199
 cdef long long fan_48_all_pungs(Ctx* c) noexcept nogil:
     # fan 碰碰和 "All Pungs" 6: count(pungs) == 4
     return 1 if (count_37_pungs(c) == 4) else 0
 
 
+# specs/mcr.mj:201
 cdef long long fan_49_half_flush(Ctx* c) noexcept nogil:
     # fan 混一色 "Half Flush" 6: suits == 1 and any(tiles, 字)
-    return 1 if ((c.suits == 1) and ((c.held_tiles & TILESET_6) != 0)) else 0
+    return 1 if ((c.suits == 1) and ((c.held_tiles & TILES_HONORS) != 0)) else 0
 
 
+# specs/mcr.mj:204
 cdef long long fan_51_all_types(Ctx* c) noexcept nogil:
     # fan 五门齐 "All Types" 6: suits == 3 and any(tiles, 风牌) and any(tiles, 箭牌)
-    return 1 if ((c.suits == 3) and ((c.held_tiles & TILESET_10) != 0)
-                 and ((c.held_tiles & TILESET_11) != 0)) else 0
+    return 1 if ((c.suits == 3) and ((c.held_tiles & TILES_WINDS) != 0)
+                 and ((c.held_tiles & TILES_DRAGONS) != 0)) else 0
 
 
+# specs/mcr.mj:205
 cdef long long fan_52_melded_hand(Ctx* c) noexcept nogil:
     # fan 全求人 "Melded Hand" 6: 面子和 and count(sets, exposed and declared) == 4 and not self_drawn
     return 1 if ((let_3(c) != 0) and (count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/mcr.mj:207
 cdef long long fan_53_two_concealed_kongs(Ctx* c) noexcept nogil:
     # fan 双暗杠 "Two Concealed Kongs" 6: 暗杠数 == 2 and 明杠数 == 0
     return 1 if ((let_1(c) == 2) and (let_0(c) == 0)) else 0
 
 
+# specs/mcr.mj:214
 cdef long long fan_54_concealed_kong_and_melded_kong(Ctx* c) noexcept nogil:
     # fan 明暗杠 "Concealed Kong and Melded Kong" 5: 明杠数 == 1 and 暗杠数 == 1
     return 1 if ((let_0(c) == 1) and (let_1(c) == 1)) else 0
 
 
+# specs/mcr.mj:216
 cdef long long fan_55_outside_hand(Ctx* c) noexcept nogil:
     # fan 全带幺 "Outside Hand" 4: 面子和 and all(groups, contains(幺九))
     return 1 if ((let_3(c) != 0) and all_38_groups(c)) else 0
 
 
+# specs/mcr.mj:217
 cdef long long fan_56_fully_concealed_hand(Ctx* c) noexcept nogil:
     # fan 不求人 "Fully Concealed Hand" 4: 常规和 and not opened and self_drawn
     return 1 if ((let_4(c) != 0) and (not c.opened) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/mcr.mj:219
 cdef long long fan_57_two_melded_kongs(Ctx* c) noexcept nogil:
     # fan 双明杠 "Two Melded Kongs" 4: 明杠数 == 2 and 暗杠数 == 0
     return 1 if ((let_0(c) == 2) and (let_1(c) == 0)) else 0
 
 
+# specs/mcr.mj:220
 cdef long long fan_58_last_tile(Ctx* c) noexcept nogil:
     # fan 和绝张 "Last Tile" 4: (fourth_tile and count(held_tiles, tile == win) == 0) or count(tiles, tile == win) - count(held_tiles, tile == win) == 4
     return 1 if ((c.h.context[CTX_fourth_tile] and (count_39_held_tiles(c) == 0))
                  or (minus(c, count_40_tiles(c), count_39_held_tiles(c)) == 4)) else 0
 
 
+# specs/mcr.mj:227
 cdef long long fan_59_dragon_pung(Ctx* c) noexcept nogil:
     # fan 箭刻 "Dragon Pung" 2 each: count(pungs, 箭牌)
     return max(count_41_pungs(c), 0)
 
 
+# specs/mcr.mj:228
 cdef long long fan_60_prevalent_wind(Ctx* c) noexcept nogil:
     # fan 圈风刻 "Prevalent Wind" 2: any(pungs, tile == round_wind)
     return 1 if any_42_pungs(c) else 0
 
 
+# specs/mcr.mj:229
 cdef long long fan_61_seat_wind(Ctx* c) noexcept nogil:
     # fan 门风刻 "Seat Wind" 2: any(pungs, tile == seat_wind)
     return 1 if any_43_pungs(c) else 0
 
 
+# specs/mcr.mj:230
 cdef long long fan_62_concealed_hand(Ctx* c) noexcept nogil:
     # fan 门前清 "Concealed Hand" 2: 常规和 and not opened and not self_drawn
     return 1 if ((let_4(c) != 0) and (not c.opened) and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/mcr.mj:231
 cdef long long fan_63_all_chows(Ctx* c) noexcept nogil:
     # fan 平和 "All Chows" 2: 常规和 and count(chows) == count(sets) and any(pairs, numbered)
     return 1 if ((let_4(c) != 0) and (count_44_chows(c) == count_45_sets(c)) and any_46_pairs(c)) else 0
 
 
+# specs/mcr.mj:233
 cdef long long fan_64_tile_hog(Ctx* c) noexcept nogil:
     # fan 四归一 "Tile Hog" 2 each: count(kinds, copies == 4 and not konged)
     return max(count_47_kinds(c), 0)
 
 
+# specs/mcr.mj:235
 cdef long long fan_66_two_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 双暗刻 "Two Concealed Pungs" 2: 暗刻数 == 2
     return 1 if (let_2(c) == 2) else 0
 
 
+# specs/mcr.mj:236
 cdef long long fan_67_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed Kong" 2: 暗杠数 == 1 and 明杠数 == 0
     return 1 if ((let_1(c) == 1) and (let_0(c) == 0)) else 0
 
 
+# specs/mcr.mj:237
 cdef long long fan_68_all_simples(Ctx* c) noexcept nogil:
     # fan 断幺 "All Simples" 2: (面子和 or 七对和) and not any(tiles, 幺九)
-    return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not ((c.held_tiles & TILESET_8) != 0))) else 0
+    return 1 if (((let_3(c) != 0) or (let_5(c) != 0))
+                 and (not ((c.held_tiles & TILES_TERMINALS_AND_HONORS) != 0))) else 0
 
 
+# specs/mcr.mj:248
 cdef long long fan_73_pung_of_terminals_or_honors(Ctx* c) noexcept nogil:
     # fan 幺九刻 "Pung of Terminals or Honors" 1 each: count(pungs, numbered and 老头) + (0 if 三风刻 else count(pungs, 风牌 and tile != seat_wind and tile != round_wind))
     return max(plus(c, count_48_pungs(c), (0 if (c.n[FAN_08_BIG_THREE_WINDS] != 0) else count_49_pungs(c))), 0)
 
 
+# specs/mcr.mj:251
 cdef long long fan_74_melded_kong(Ctx* c) noexcept nogil:
     # fan 明杠 "Melded Kong" 1: 明杠数 == 1 and 暗杠数 == 0
     return 1 if ((let_0(c) == 1) and (let_1(c) == 0)) else 0
 
 
+# specs/mcr.mj:252
 cdef long long fan_75_one_voided_suit(Ctx* c) noexcept nogil:
     # fan 缺一门 "One Voided Suit" 1: suits == 2
     return 1 if (c.suits == 2) else 0
 
 
+# specs/mcr.mj:253
 cdef long long fan_76_no_honors(Ctx* c) noexcept nogil:
     # fan 无字 "No Honors" 1: not any(tiles, 字)
-    return 1 if (not ((c.held_tiles & TILESET_6) != 0)) else 0
+    return 1 if (not ((c.held_tiles & TILES_HONORS) != 0)) else 0
 
 
+# specs/mcr.mj:254
 cdef long long fan_77_edge_wait(Ctx* c) noexcept nogil:
     # fan 边张 "Edge Wait" 1: 常规和 and 独听 and 边张牌
     return 1 if ((let_4(c) != 0) and (let_8(c) != 0) and (let_7(c) != 0)) else 0
 
 
+# specs/mcr.mj:256
 cdef long long fan_78_closed_wait(Ctx* c) noexcept nogil:
     # fan 嵌张 "Closed Wait" 1: 常规和 and 独听 and not 边张牌 and 嵌张牌
     return 1 if ((let_4(c) != 0) and (not (let_8(c) != 0)) and (let_9(c) != 0) and (let_7(c) != 0)) else 0
 
 
+# specs/mcr.mj:259
 cdef long long fan_79_single_wait(Ctx* c) noexcept nogil:
     # fan 单钓将 "Single Wait" 1: 常规和 and 独听 and not 边张牌 and not 嵌张牌 and any(pairs, tile == win)
     return 1 if ((let_4(c) != 0) and (not (let_8(c) != 0)) and (not (let_9(c) != 0)) and any_50_pairs(c)
                  and (let_7(c) != 0)) else 0
 
 
+# specs/mcr.mj:262
 cdef long long fan_80_self_drawn(Ctx* c) noexcept nogil:
     # fan 自摸 "Self-Drawn" 1: self_drawn
     return 1 if c.h.context[CTX_self_drawn] else 0
 
 
+# specs/mcr.mj:263
 cdef long long fan_81_flower_tiles(Ctx* c) noexcept nogil:
     # fan 花牌 "Flower Tiles" 1 each: flowers
     return max(c.h.context[CTX_flowers], 0)
@@ -2119,15 +2214,18 @@ cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
+        # specs/mcr.mj:267
         # self_drawn: each loser pays 8 + total
         for k in range(c.n_losers):
             transfer(c, k, plus(c, 8, c.total))
         return True
     if not c.h.self_drawn:
+        # specs/mcr.mj:268
         # discard: discarder pays 8 + total
         for k in range(c.n_losers):
             if c.losers[k].discarder:
                 transfer(c, k, plus(c, 8, c.total))
+        # specs/mcr.mj:268
         # discard: each other pays 8
         for k in range(c.n_losers):
             if not c.losers[k].discarder:
@@ -3233,7 +3331,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.knitted = KNITTED_STRAIGHT
     t.n_orphans = 13
     t.orphans = ORPHANS
-    t.text_none = T_NONE
+    t.text_none = NO_TEXT
     t.code_base = CODE_BASE
     t.code_low = CODE_LOW
     t.code_high = CODE_HIGH

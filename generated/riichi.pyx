@@ -77,7 +77,7 @@ cdef enum:
     T_p = 13  # p
     T_s = 14  # s
     T_z = 15  # z
-    T_NONE = 16  # 
+    NO_TEXT = 16  # 
 
 TEXT_VALUES = (
     'standard',
@@ -192,22 +192,22 @@ cdef unsigned long long[1] KNITTED_STRAIGHT = [
 cdef int[13] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 # Tile sets.
-cdef unsigned long long TILESET_0 = 0x1ffULL  # 万 (Characters)
-cdef unsigned long long TILESET_1 = 0x1ffULL  # m (Characters)
-cdef unsigned long long TILESET_2 = 0x3fe00ULL  # 筒 (Dots)
-cdef unsigned long long TILESET_3 = 0x3fe00ULL  # p (Dots)
-cdef unsigned long long TILESET_4 = 0x7fc0000ULL  # 条 (Bamboo)
-cdef unsigned long long TILESET_5 = 0x7fc0000ULL  # s (Bamboo)
-cdef unsigned long long TILESET_6 = 0x3f8000000ULL  # 字 (Honors)
-cdef unsigned long long TILESET_7 = 0x3f8000000ULL  # z (Honors)
-cdef unsigned long long TILESET_8 = 0x3fc060301ULL  # 幺九 (Terminals and honors)
-cdef unsigned long long TILESET_9 = 0x4060301ULL  # 老头 (Terminals)
-cdef unsigned long long TILESET_10 = 0x78000000ULL  # 风牌 (Winds)
-cdef unsigned long long TILESET_11 = 0x380000000ULL  # 箭牌 (Dragons)
-cdef unsigned long long TILESET_12 = 0x80000000ULL  # 白牌 (White dragon)
-cdef unsigned long long TILESET_13 = 0x100000000ULL  # 发牌 (Green dragon)
-cdef unsigned long long TILESET_14 = 0x200000000ULL  # 中牌 (Red dragon)
-cdef unsigned long long TILESET_15 = 0x102b80000ULL  # 绿 (Green tiles)
+cdef unsigned long long TILES_CHARACTERS = 0x1ffULL  # 万 (Characters)
+cdef unsigned long long TILES_m = 0x1ffULL  # m (Characters)
+cdef unsigned long long TILES_DOTS = 0x3fe00ULL  # 筒 (Dots)
+cdef unsigned long long TILES_p = 0x3fe00ULL  # p (Dots)
+cdef unsigned long long TILES_BAMBOO = 0x7fc0000ULL  # 条 (Bamboo)
+cdef unsigned long long TILES_s = 0x7fc0000ULL  # s (Bamboo)
+cdef unsigned long long TILES_HONORS = 0x3f8000000ULL  # 字 (Honors)
+cdef unsigned long long TILES_z = 0x3f8000000ULL  # z (Honors)
+cdef unsigned long long TILES_TERMINALS_AND_HONORS = 0x3fc060301ULL  # 幺九 (Terminals and honors)
+cdef unsigned long long TILES_TERMINALS = 0x4060301ULL  # 老头 (Terminals)
+cdef unsigned long long TILES_WINDS = 0x78000000ULL  # 风牌 (Winds)
+cdef unsigned long long TILES_DRAGONS = 0x380000000ULL  # 箭牌 (Dragons)
+cdef unsigned long long TILES_WHITE_DRAGON = 0x80000000ULL  # 白牌 (White dragon)
+cdef unsigned long long TILES_GREEN_DRAGON = 0x100000000ULL  # 发牌 (Green dragon)
+cdef unsigned long long TILES_RED_DRAGON = 0x200000000ULL  # 中牌 (Red dragon)
+cdef unsigned long long TILES_GREEN_TILES = 0x102b80000ULL  # 绿 (Green tiles)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
@@ -348,14 +348,14 @@ cdef enum:  # context slots
 
 
 cdef enum:  # option slots
-    OPTION_open_tanyao = 0
-    OPTION_aka_dora = 1
-    OPTION_double_yakuman = 2
-    OPTION_kazoe_limit = 3
-    OPTION_kiriage = 4
-    OPTION_open_pinfu_fu = 5
-    OPTION_pinfu_tsumo_fu = 6
-    OPTION_renhou_han = 7
+    OPT_open_tanyao = 0
+    OPT_aka_dora = 1
+    OPT_double_yakuman = 2
+    OPT_kazoe_limit = 3
+    OPT_kiriage = 4
+    OPT_open_pinfu_fu = 5
+    OPT_pinfu_tsumo_fu = 6
+    OPT_renhou_han = 7
 
 OPTIONS = {
     'open_tanyao': 0,
@@ -689,6 +689,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs, thirte
 # ---------------------------------------------------------------- named values (top-level let)
 
 
+# specs/riichi.mj:107
 cdef long long let_0(Ctx* c) noexcept nogil:
     # let 面子手 = shape == standard
     if c.let_stamp[0] != c.stamp:  # computed once per decomposition
@@ -697,6 +698,7 @@ cdef long long let_0(Ctx* c) noexcept nogil:
     return c.let_value[0]
 
 
+# specs/riichi.mj:108
 cdef long long let_1(Ctx* c) noexcept nogil:
     # let 门前 = not opened
     if c.let_stamp[1] != c.stamp:  # computed once per decomposition
@@ -705,6 +707,7 @@ cdef long long let_1(Ctx* c) noexcept nogil:
     return c.let_value[1]
 
 
+# specs/riichi.mj:109
 cdef long long let_2(Ctx* c) noexcept nogil:
     # let 同顺对 = combinations(chows, 2, same(tile))
     if c.let_stamp[2] != c.stamp:  # computed once per decomposition
@@ -713,6 +716,7 @@ cdef long long let_2(Ctx* c) noexcept nogil:
     return c.let_value[2]
 
 
+# specs/riichi.mj:110
 cdef long long let_3(Ctx* c) noexcept nogil:
     # let 三色同顺数 = combinations(chows, 3, distinct(suit) and step == 0)
     if c.let_stamp[3] != c.stamp:  # computed once per decomposition
@@ -721,6 +725,7 @@ cdef long long let_3(Ctx* c) noexcept nogil:
     return c.let_value[3]
 
 
+# specs/riichi.mj:111
 cdef long long let_4(Ctx* c) noexcept nogil:
     # let 三色同刻数 = combinations(pungs, 3, numbered and distinct(suit) and step == 0)
     if c.let_stamp[4] != c.stamp:  # computed once per decomposition
@@ -729,6 +734,7 @@ cdef long long let_4(Ctx* c) noexcept nogil:
     return c.let_value[4]
 
 
+# specs/riichi.mj:113
 cdef long long let_5(Ctx* c) noexcept nogil:
     # let 一气通贯数 = combinations(chows, 3, same(suit) and step == 3)
     if c.let_stamp[5] != c.stamp:  # computed once per decomposition
@@ -737,14 +743,16 @@ cdef long long let_5(Ctx* c) noexcept nogil:
     return c.let_value[5]
 
 
+# specs/riichi.mj:114
 cdef long long let_6(Ctx* c) noexcept nogil:
     # let 字牌数 = count(tiles, 字)
     if c.let_stamp[6] != c.stamp:  # computed once per decomposition
-        c.let_value[6] = count_held(c, TILESET_6)
+        c.let_value[6] = count_held(c, TILES_HONORS)
         c.let_stamp[6] = c.stamp
     return c.let_value[6]
 
 
+# specs/riichi.mj:116
 cdef long long let_7(Ctx* c) noexcept nogil:
     # let 九莲形 = (面子手 and count(groups, declared) == 0 and suits == 1 and 字牌数 == 0 and count(tiles, rank == 1) >= 3 and count(tiles, rank == 9) >= 3 and count(tiles, rank == 2) >= 1 and count(tiles, rank == 3) >= 1 and count(tiles, rank == 4) >= 1 and count(tiles, rank == 5) >= 1 and count(tiles, rank == 6) >= 1 and count(tiles, rank == 7) >= 1 and count(tiles, rank == 8) >= 1)
     if c.let_stamp[7] != c.stamp:  # computed once per decomposition
@@ -756,6 +764,7 @@ cdef long long let_7(Ctx* c) noexcept nogil:
     return c.let_value[7]
 
 
+# specs/riichi.mj:122
 cdef long long let_8(Ctx* c) noexcept nogil:
     # let 纯正九莲 = count(tiles, tile == win) == 2 or count(tiles, tile == win) == 4
     if c.let_stamp[8] != c.stamp:  # computed once per decomposition
@@ -764,6 +773,7 @@ cdef long long let_8(Ctx* c) noexcept nogil:
     return c.let_value[8]
 
 
+# specs/riichi.mj:125
 cdef long long let_9(Ctx* c) noexcept nogil:
     # let 自摸付款人数 = 3
     if c.let_stamp[9] != c.stamp:  # computed once per decomposition
@@ -772,6 +782,7 @@ cdef long long let_9(Ctx* c) noexcept nogil:
     return c.let_value[9]
 
 
+# specs/riichi.mj:128
 cdef long long let_10(Ctx* c) noexcept nogil:
     # let 面子符 = sum(pungs, (4 if 幺九 else 2) * (2 if concealed else 1) * (4 if kong else 1))
     if c.let_stamp[10] != c.stamp:  # computed once per decomposition
@@ -780,6 +791,7 @@ cdef long long let_10(Ctx* c) noexcept nogil:
     return c.let_value[10]
 
 
+# specs/riichi.mj:129
 cdef long long let_11(Ctx* c) noexcept nogil:
     # let 听牌符 = 2 if wait == edge or wait == closed or wait == single else 0
     if c.let_stamp[11] != c.stamp:  # computed once per decomposition
@@ -788,16 +800,18 @@ cdef long long let_11(Ctx* c) noexcept nogil:
     return c.let_value[11]
 
 
+# specs/riichi.mj:130
 cdef long long let_12(Ctx* c) noexcept nogil:
     # let 雀头符 = ((2 if pair in 箭牌 else 0) + (2 if pair == seat_wind else 0) + (2 if pair == round_wind else 0))
     if c.let_stamp[12] != c.stamp:  # computed once per decomposition
-        c.let_value[12] = plus(c, plus(c, (2 if has_tile(TILESET_11, pair_tile(c)) else 0),
+        c.let_value[12] = plus(c, plus(c, (2 if has_tile(TILES_DRAGONS, pair_tile(c)) else 0),
                                        (2 if (pair_tile(c) == wind_tile(c, c.h.seat_wind)) else 0)),
                                (2 if (pair_tile(c) == wind_tile(c, c.h.round_wind)) else 0))
         c.let_stamp[12] = c.stamp
     return c.let_value[12]
 
 
+# specs/riichi.mj:132
 cdef long long let_13(Ctx* c) noexcept nogil:
     # let 手牌符 = 面子符 + 听牌符 + 雀头符
     if c.let_stamp[13] != c.stamp:  # computed once per decomposition
@@ -806,24 +820,27 @@ cdef long long let_13(Ctx* c) noexcept nogil:
     return c.let_value[13]
 
 
+# specs/riichi.mj:133
 cdef long long let_14(Ctx* c) noexcept nogil:
     # let 自摸符 = 2 if self_drawn and (手牌符 > 0 or pinfu_tsumo_fu) else 0
     if c.let_stamp[14] != c.stamp:  # computed once per decomposition
         c.let_value[14] = (2 if (c.h.context[CTX_self_drawn]
-                                 and ((let_13(c) > 0) or c.h.options[OPTION_pinfu_tsumo_fu])) else 0)
+                                 and ((let_13(c) > 0) or c.h.options[OPT_pinfu_tsumo_fu])) else 0)
         c.let_stamp[14] = c.stamp
     return c.let_value[14]
 
 
+# specs/riichi.mj:134
 cdef long long let_15(Ctx* c) noexcept nogil:
     # let 副露平和符 = 2 if opened and 手牌符 + 自摸符 == 0 and open_pinfu_fu else 0
     if c.let_stamp[15] != c.stamp:  # computed once per decomposition
         c.let_value[15] = (2 if (c.opened and (plus(c, let_13(c), let_14(c)) == 0)
-                                 and c.h.options[OPTION_open_pinfu_fu]) else 0)
+                                 and c.h.options[OPT_open_pinfu_fu]) else 0)
         c.let_stamp[15] = c.stamp
     return c.let_value[15]
 
 
+# specs/riichi.mj:135
 cdef long long let_16(Ctx* c) noexcept nogil:
     # let 底符 = 30 if 门前 and not self_drawn else 20
     if c.let_stamp[16] != c.stamp:  # computed once per decomposition
@@ -832,6 +849,7 @@ cdef long long let_16(Ctx* c) noexcept nogil:
     return c.let_value[16]
 
 
+# specs/riichi.mj:136
 cdef long long let_17(Ctx* c) noexcept nogil:
     # let 符数 = 25 if shape == seven_pairs else roundup(底符 + 手牌符 + 自摸符 + 副露平和符, 10)
     if c.let_stamp[17] != c.stamp:  # computed once per decomposition
@@ -1078,7 +1096,7 @@ cdef long long sum_15_pungs(Ctx* c) noexcept nogil:
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if (g.kind == PUNG or g.kind == KONG):
-            found = plus(c, found, times(c, times(c, (4 if ((g.tiles & ~TILESET_8) == 0) else 2),
+            found = plus(c, found, times(c, times(c, (4 if ((g.tiles & ~TILES_TERMINALS_AND_HONORS) == 0) else 2),
                                                   (2 if g.concealed else 1)), (4 if (g.kind == KONG) else 1)))
     return found
 
@@ -1119,7 +1137,7 @@ cdef long long count_18_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_DRAGONS) == 0):
             found += 1
     return found
 
@@ -1133,7 +1151,7 @@ cdef long long count_19_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_10) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WINDS) == 0):
             found += 1
     return found
 
@@ -1146,7 +1164,7 @@ cdef bint any_20_pairs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILESET_10) == 0):
+        if g.kind == PAIR and ((g.tiles & ~TILES_WINDS) == 0):
             return True
     return False
 
@@ -1187,7 +1205,7 @@ cdef bint any_23_pungs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_12) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WHITE_DRAGON) == 0):
             return True
     return False
 
@@ -1200,7 +1218,7 @@ cdef bint any_24_pungs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_13) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_GREEN_DRAGON) == 0):
             return True
     return False
 
@@ -1213,7 +1231,7 @@ cdef bint any_25_pungs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_14) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_RED_DRAGON) == 0):
             return True
     return False
 
@@ -1266,7 +1284,7 @@ cdef bint all_29_groups(Ctx* c) noexcept nogil:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if not ((g.tiles & TILESET_8) != 0):
+        if not ((g.tiles & TILES_TERMINALS_AND_HONORS) != 0):
             return False
     return True
 
@@ -1278,7 +1296,7 @@ cdef long long count_30_groups(Ctx* c) noexcept nogil:
     cdef long long found = 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (((g.tiles & ~TILESET_11) == 0) and ((g.kind == PUNG or g.kind == KONG) or (g.kind == PAIR))):
+        if (((g.tiles & ~TILES_DRAGONS) == 0) and ((g.kind == PUNG or g.kind == KONG) or (g.kind == PAIR))):
             found += 1
     return found
 
@@ -1289,7 +1307,7 @@ cdef bint all_31_groups(Ctx* c) noexcept nogil:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if not ((g.tiles & TILESET_9) != 0):
+        if not ((g.tiles & TILES_TERMINALS) != 0):
             return False
     return True
 
@@ -1310,14 +1328,17 @@ cdef long long count_32_kinds(Ctx* c) noexcept nogil:
 
 cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
+    # specs/riichi.mj:98
     # require 海底岭上: not (last_tile and (kong_replacement or robbing_kong))
     if not (not (c.h.context[CTX_last_tile]
                  and (c.h.context[CTX_kong_replacement] or c.h.context[CTX_robbing_kong]))):
         return 0
+    # specs/riichi.mj:99
     # require 第一巡: not (first_turn and (count(groups, declared) > 0 or (is_dealer and not self_drawn)))
     if not (not (c.h.context[CTX_first_turn]
                  and ((count_04_groups(c) > 0) or ((c.h.seat == c.h.dealer) and (not c.h.context[CTX_self_drawn]))))):
         return 1
+    # specs/riichi.mj:101
     # require 七对不同: shape != seven_pairs or count(kinds) == 7
     if not ((c.d.shape != T_seven_pairs) or (count_32_kinds(c) == 7)):
         return 2
@@ -1326,309 +1347,369 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
+# specs/riichi.mj:142
 cdef long long fan_00_kokushi_musou(Ctx* c) noexcept nogil:
     # fan 国士無双 "Kokushi Musou" 13: shape == thirteen_orphans and not any(pairs, tile == win)
     return 1 if ((c.d.shape == T_thirteen_orphans) and (not any_16_pairs(c))) else 0
 
 
+# specs/riichi.mj:144
 cdef long long fan_01_kokushi_musou_juusanmen_matchi(Ctx* c) noexcept nogil:
     # fan 国士無双十三面 "Kokushi Musou Juusanmen Matchi" (26 if double_yakuman else 13): shape == thirteen_orphans and any(pairs, tile == win)
     return 1 if ((c.d.shape == T_thirteen_orphans) and any_16_pairs(c)) else 0
 
 
+# specs/riichi.mj:147
 cdef long long fan_02_suu_ankou(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Suu Ankou" 13: count(pungs, concealed) == 4 and wait != single
     return 1 if ((count_17_pungs(c) == 4) and (c.d.wait != T_single)) else 0
 
 
+# specs/riichi.mj:149
 cdef long long fan_03_suu_ankou_tanki(Ctx* c) noexcept nogil:
     # fan 四暗刻単騎 "Suu Ankou Tanki" (26 if double_yakuman else 13): count(pungs, concealed) == 4 and wait == single
     return 1 if ((count_17_pungs(c) == 4) and (c.d.wait == T_single)) else 0
 
 
+# specs/riichi.mj:151
 cdef long long fan_04_daisangen(Ctx* c) noexcept nogil:
     # fan 大三元 "Daisangen" 13: count(pungs, 箭牌) == 3
     return 1 if (count_18_pungs(c) == 3) else 0
 
 
+# specs/riichi.mj:152
 cdef long long fan_05_shousuushii(Ctx* c) noexcept nogil:
     # fan 小四喜 "Shousuushii" 13: count(pungs, 风牌) == 3 and any(pairs, 风牌)
     return 1 if ((count_19_pungs(c) == 3) and any_20_pairs(c)) else 0
 
 
+# specs/riichi.mj:153
 cdef long long fan_06_dai_suushii(Ctx* c) noexcept nogil:
     # fan 大四喜 "Dai Suushii" (26 if double_yakuman else 13): count(pungs, 风牌) == 4
     return 1 if (count_19_pungs(c) == 4) else 0
 
 
+# specs/riichi.mj:154
 cdef long long fan_07_tsuu_iisou(Ctx* c) noexcept nogil:
     # fan 字一色 "Tsuu Iisou" 13: all(tiles, 字)
-    return 1 if ((c.held_tiles & ~TILESET_6) == 0) else 0
+    return 1 if ((c.held_tiles & ~TILES_HONORS) == 0) else 0
 
 
+# specs/riichi.mj:155
 cdef long long fan_08_chinroutou(Ctx* c) noexcept nogil:
     # fan 清老頭 "Chinroutou" 13: all(tiles, 老头)
-    return 1 if ((c.held_tiles & ~TILESET_9) == 0) else 0
+    return 1 if ((c.held_tiles & ~TILES_TERMINALS) == 0) else 0
 
 
+# specs/riichi.mj:156
 cdef long long fan_09_ryuuiisou(Ctx* c) noexcept nogil:
     # fan 緑一色 "Ryuuiisou" 13: all(tiles, 绿)
-    return 1 if ((c.held_tiles & ~TILESET_15) == 0) else 0
+    return 1 if ((c.held_tiles & ~TILES_GREEN_TILES) == 0) else 0
 
 
+# specs/riichi.mj:157
 cdef long long fan_10_suu_kantsu(Ctx* c) noexcept nogil:
     # fan 四槓子 "Suu Kantsu" 13: count(kongs) == 4
     return 1 if (count_21_kongs(c) == 4) else 0
 
 
+# specs/riichi.mj:158
 cdef long long fan_11_chuuren_poutou(Ctx* c) noexcept nogil:
     # fan 九蓮宝燈 "Chuuren Poutou" 13: 九莲形 and not 纯正九莲
     return 1 if ((let_7(c) != 0) and (not (let_8(c) != 0))) else 0
 
 
+# specs/riichi.mj:160
 cdef long long fan_12_daburu_chuuren_poutou(Ctx* c) noexcept nogil:
     # fan 純正九蓮宝燈 "Daburu Chuuren Poutou" (26 if double_yakuman else 13): 九莲形 and 纯正九莲
     return 1 if ((let_7(c) != 0) and (let_8(c) != 0)) else 0
 
 
+# specs/riichi.mj:162
 cdef long long fan_13_tenhou(Ctx* c) noexcept nogil:
     # fan 天和 "Tenhou" 13: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/riichi.mj:163
 cdef long long fan_14_chiihou(Ctx* c) noexcept nogil:
     # fan 地和 "Chiihou" 13: first_turn and not is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
                  and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/riichi.mj:167
 cdef long long fan_15_riichi(Ctx* c) noexcept nogil:
     # fan 立直 "Riichi" 1: riichi and not double_riichi
     return 1 if (c.h.context[CTX_riichi] and (not c.h.context[CTX_double_riichi])) else 0
 
 
+# specs/riichi.mj:168
 cdef long long fan_16_ippatsu(Ctx* c) noexcept nogil:
     # fan 一発 "Ippatsu" 1: ippatsu
     return 1 if c.h.context[CTX_ippatsu] else 0
 
 
+# specs/riichi.mj:169
 cdef long long fan_17_menzen_tsumo(Ctx* c) noexcept nogil:
     # fan 門前清自摸和 "Menzen Tsumo" 1: 门前 and self_drawn
     return 1 if ((let_1(c) != 0) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/riichi.mj:170
 cdef long long fan_18_pinfu(Ctx* c) noexcept nogil:
     # fan 平和 "Pinfu" 1: 门前 and 面子手 and count(pungs) == 0 and wait == two_sided and 雀头符 == 0 and 自摸符 == 0
     return 1 if ((let_1(c) != 0) and (let_0(c) != 0) and (count_22_pungs(c) == 0) and (c.d.wait == T_two_sided)
                  and (let_12(c) == 0) and (let_14(c) == 0)) else 0
 
 
+# specs/riichi.mj:172
 cdef long long fan_19_tanyao(Ctx* c) noexcept nogil:
     # fan 断幺九 "Tanyao" 1: not any(tiles, 幺九) and (门前 or open_tanyao)
-    return 1 if ((not ((c.held_tiles & TILESET_8) != 0)) and ((let_1(c) != 0)
-                                                              or c.h.options[OPTION_open_tanyao])) else 0
+    return 1 if ((not ((c.held_tiles & TILES_TERMINALS_AND_HONORS) != 0)) and ((let_1(c) != 0)
+                                                                               or c.h.options[OPT_open_tanyao])) else 0
 
 
+# specs/riichi.mj:173
 cdef long long fan_20_iipeiko(Ctx* c) noexcept nogil:
     # fan 一盃口 "Iipeiko" 1: 门前 and (同顺对 == 1 or 同顺对 == 3)
     return 1 if ((let_1(c) != 0) and ((let_2(c) == 1) or (let_2(c) == 3))) else 0
 
 
+# specs/riichi.mj:175
 cdef long long fan_21_yakuhai_haku(Ctx* c) noexcept nogil:
     # fan 役牌白 "Yakuhai (haku)" 1: any(pungs, 白牌)
     return 1 if any_23_pungs(c) else 0
 
 
+# specs/riichi.mj:176
 cdef long long fan_22_yakuhai_hatsu(Ctx* c) noexcept nogil:
     # fan 役牌發 "Yakuhai (hatsu)" 1: any(pungs, 发牌)
     return 1 if any_24_pungs(c) else 0
 
 
+# specs/riichi.mj:177
 cdef long long fan_23_yakuhai_chun(Ctx* c) noexcept nogil:
     # fan 役牌中 "Yakuhai (chun)" 1: any(pungs, 中牌)
     return 1 if any_25_pungs(c) else 0
 
 
+# specs/riichi.mj:178
 cdef long long fan_24_yakuhai_seat_wind(Ctx* c) noexcept nogil:
     # fan 自風 "Yakuhai (seat wind)" 1: any(pungs, tile == seat_wind)
     return 1 if any_26_pungs(c) else 0
 
 
+# specs/riichi.mj:179
 cdef long long fan_25_yakuhai_round_wind(Ctx* c) noexcept nogil:
     # fan 場風 "Yakuhai (round wind)" 1: any(pungs, tile == round_wind)
     return 1 if any_27_pungs(c) else 0
 
 
+# specs/riichi.mj:180
 cdef long long fan_26_rinshan_kaihou(Ctx* c) noexcept nogil:
     # fan 嶺上開花 "Rinshan Kaihou" 1: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/riichi.mj:181
 cdef long long fan_27_chankan(Ctx* c) noexcept nogil:
     # fan 槍槓 "Chankan" 1: robbing_kong and not self_drawn
     return 1 if (c.h.context[CTX_robbing_kong] and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/riichi.mj:182
 cdef long long fan_28_haitei_raoyue(Ctx* c) noexcept nogil:
     # fan 海底摸月 "Haitei Raoyue" 1: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/riichi.mj:183
 cdef long long fan_29_houtei_raoyui(Ctx* c) noexcept nogil:
     # fan 河底撈魚 "Houtei Raoyui" 1: last_tile and not self_drawn
     return 1 if (c.h.context[CTX_last_tile] and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/riichi.mj:187
 cdef long long fan_30_double_riichi(Ctx* c) noexcept nogil:
     # fan ダブル立直 "Double Riichi" 2: double_riichi
     return 1 if c.h.context[CTX_double_riichi] else 0
 
 
+# specs/riichi.mj:188
 cdef long long fan_31_chiitoitsu(Ctx* c) noexcept nogil:
     # fan 七対子 "Chiitoitsu" 2: shape == seven_pairs
     return 1 if (c.d.shape == T_seven_pairs) else 0
 
 
+# specs/riichi.mj:189
 cdef long long fan_32_chantai(Ctx* c) noexcept nogil:
     # fan 混全帯幺九 "Chantai" (2 if 门前 else 1): 面子手 and count(chows) > 0 and all(groups, contains(幺九)) and 字牌数 > 0
     return 1 if ((let_0(c) != 0) and (count_28_chows(c) > 0) and all_29_groups(c) and (let_6(c) > 0)) else 0
 
 
+# specs/riichi.mj:191
 cdef long long fan_33_ittsu(Ctx* c) noexcept nogil:
     # fan 一気通貫 "Ittsu" (2 if 门前 else 1): 一气通贯数 > 0
     return 1 if (let_5(c) > 0) else 0
 
 
+# specs/riichi.mj:192
 cdef long long fan_34_sanshoku_doujun(Ctx* c) noexcept nogil:
     # fan 三色同順 "Sanshoku Doujun" (2 if 门前 else 1): 三色同顺数 > 0
     return 1 if (let_3(c) > 0) else 0
 
 
+# specs/riichi.mj:193
 cdef long long fan_35_sanshoku_doukou(Ctx* c) noexcept nogil:
     # fan 三色同刻 "Sanshoku Doukou" 2: 三色同刻数 > 0
     return 1 if (let_4(c) > 0) else 0
 
 
+# specs/riichi.mj:194
 cdef long long fan_36_toitoi(Ctx* c) noexcept nogil:
     # fan 対々和 "Toitoi" 2: count(pungs) == 4
     return 1 if (count_22_pungs(c) == 4) else 0
 
 
+# specs/riichi.mj:195
 cdef long long fan_37_san_ankou(Ctx* c) noexcept nogil:
     # fan 三暗刻 "San Ankou" 2: count(pungs, concealed) == 3
     return 1 if (count_17_pungs(c) == 3) else 0
 
 
+# specs/riichi.mj:196
 cdef long long fan_38_san_kantsu(Ctx* c) noexcept nogil:
     # fan 三槓子 "San Kantsu" 2: count(kongs) == 3
     return 1 if (count_21_kongs(c) == 3) else 0
 
 
+# specs/riichi.mj:197
 cdef long long fan_39_shou_sangen(Ctx* c) noexcept nogil:
     # fan 小三元 "Shou Sangen" 2: 面子手 and count(groups, 箭牌 and (pung or pair)) == 3
     return 1 if ((let_0(c) != 0) and (count_30_groups(c) == 3)) else 0
 
 
+# specs/riichi.mj:198
 cdef long long fan_40_honroutou(Ctx* c) noexcept nogil:
     # fan 混老頭 "Honroutou" 2: all(tiles, 幺九)
-    return 1 if ((c.held_tiles & ~TILESET_8) == 0) else 0
+    return 1 if ((c.held_tiles & ~TILES_TERMINALS_AND_HONORS) == 0) else 0
 
 
+# specs/riichi.mj:202
 cdef long long fan_41_ryanpeikou(Ctx* c) noexcept nogil:
     # fan 二盃口 "Ryanpeikou" 3: 门前 and (同顺对 == 2 or 同顺对 == 6)
     return 1 if ((let_1(c) != 0) and ((let_2(c) == 2) or (let_2(c) == 6))) else 0
 
 
+# specs/riichi.mj:203
 cdef long long fan_42_junchan(Ctx* c) noexcept nogil:
     # fan 純全帯幺九 "Junchan" (3 if 门前 else 2): 面子手 and count(chows) > 0 and all(groups, contains(老头))
     return 1 if ((let_0(c) != 0) and (count_28_chows(c) > 0) and all_31_groups(c)) else 0
 
 
+# specs/riichi.mj:204
 cdef long long fan_43_honitsu(Ctx* c) noexcept nogil:
     # fan 混一色 "Honitsu" (3 if 门前 else 2): suits == 1 and 字牌数 > 0
     return 1 if ((c.suits == 1) and (let_6(c) > 0)) else 0
 
 
+# specs/riichi.mj:205
 cdef long long fan_44_chinitsu(Ctx* c) noexcept nogil:
     # fan 清一色 "Chinitsu" (6 if 门前 else 5): suits == 1 and 字牌数 == 0
     return 1 if ((c.suits == 1) and (let_6(c) == 0)) else 0
 
 
+# specs/riichi.mj:206
 cdef long long fan_45_renhou(Ctx* c) noexcept nogil:
     # fan 人和 "Renhou" (renhou_han): renhou_han > 0 and first_turn and not is_dealer and not self_drawn
-    return 1 if ((c.h.options[OPTION_renhou_han] > 0) and c.h.context[CTX_first_turn]
+    return 1 if ((c.h.options[OPT_renhou_han] > 0) and c.h.context[CTX_first_turn]
                  and (not (c.h.seat == c.h.dealer)) and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/riichi.mj:210
 cdef long long fan_46_dora(Ctx* c) noexcept nogil:
     # fan ドラ "Dora" 1 each: indicated(dora) if counted_fans > 0 else 0
     return max((indicated(c, 0) if (c.counted_fans > 0) else 0), 0)
 
 
+# specs/riichi.mj:211
 cdef long long fan_47_ura_dora(Ctx* c) noexcept nogil:
     # fan 裏ドラ "Ura Dora" 1 each: indicated(ura) if counted_fans > 0 and (riichi or double_riichi) else 0
     return max((indicated(c, 1) if ((c.counted_fans > 0) and (c.h.context[CTX_riichi] or c.h.context[CTX_double_riichi]))
                 else 0), 0)
 
 
+# specs/riichi.mj:212
 cdef long long fan_48_aka_dora(Ctx* c) noexcept nogil:
     # fan 赤ドラ "Aka Dora" 1 each: red_fives if counted_fans > 0 and aka_dora else 0
-    return max((c.h.red if ((c.counted_fans > 0) and c.h.options[OPTION_aka_dora]) else 0), 0)
+    return max((c.h.red if ((c.counted_fans > 0) and c.h.options[OPT_aka_dora]) else 0), 0)
 
 
+# specs/riichi.mj:144
 cdef long long fan_01_kokushi_musou_juusanmen_matchi_value(Ctx* c) noexcept nogil:
     # the value of one 国士無双十三面: fan 国士無双十三面 "Kokushi Musou Juusanmen Matchi" (26 if double_yakuman else 13): shape == thirteen_orphans and any(pairs, tile == win)
-    return (26 if c.h.options[OPTION_double_yakuman] else 13)
+    return (26 if c.h.options[OPT_double_yakuman] else 13)
 
 
+# specs/riichi.mj:149
 cdef long long fan_03_suu_ankou_tanki_value(Ctx* c) noexcept nogil:
     # the value of one 四暗刻単騎: fan 四暗刻単騎 "Suu Ankou Tanki" (26 if double_yakuman else 13): count(pungs, concealed) == 4 and wait == single
-    return (26 if c.h.options[OPTION_double_yakuman] else 13)
+    return (26 if c.h.options[OPT_double_yakuman] else 13)
 
 
+# specs/riichi.mj:153
 cdef long long fan_06_dai_suushii_value(Ctx* c) noexcept nogil:
     # the value of one 大四喜: fan 大四喜 "Dai Suushii" (26 if double_yakuman else 13): count(pungs, 风牌) == 4
-    return (26 if c.h.options[OPTION_double_yakuman] else 13)
+    return (26 if c.h.options[OPT_double_yakuman] else 13)
 
 
+# specs/riichi.mj:160
 cdef long long fan_12_daburu_chuuren_poutou_value(Ctx* c) noexcept nogil:
     # the value of one 純正九蓮宝燈: fan 純正九蓮宝燈 "Daburu Chuuren Poutou" (26 if double_yakuman else 13): 九莲形 and 纯正九莲
-    return (26 if c.h.options[OPTION_double_yakuman] else 13)
+    return (26 if c.h.options[OPT_double_yakuman] else 13)
 
 
+# specs/riichi.mj:189
 cdef long long fan_32_chantai_value(Ctx* c) noexcept nogil:
     # the value of one 混全帯幺九: fan 混全帯幺九 "Chantai" (2 if 门前 else 1): 面子手 and count(chows) > 0 and all(groups, contains(幺九)) and 字牌数 > 0
     return (2 if (let_1(c) != 0) else 1)
 
 
+# specs/riichi.mj:191
 cdef long long fan_33_ittsu_value(Ctx* c) noexcept nogil:
     # the value of one 一気通貫: fan 一気通貫 "Ittsu" (2 if 门前 else 1): 一气通贯数 > 0
     return (2 if (let_1(c) != 0) else 1)
 
 
+# specs/riichi.mj:192
 cdef long long fan_34_sanshoku_doujun_value(Ctx* c) noexcept nogil:
     # the value of one 三色同順: fan 三色同順 "Sanshoku Doujun" (2 if 门前 else 1): 三色同顺数 > 0
     return (2 if (let_1(c) != 0) else 1)
 
 
+# specs/riichi.mj:203
 cdef long long fan_42_junchan_value(Ctx* c) noexcept nogil:
     # the value of one 純全帯幺九: fan 純全帯幺九 "Junchan" (3 if 门前 else 2): 面子手 and count(chows) > 0 and all(groups, contains(老头))
     return (3 if (let_1(c) != 0) else 2)
 
 
+# specs/riichi.mj:204
 cdef long long fan_43_honitsu_value(Ctx* c) noexcept nogil:
     # the value of one 混一色: fan 混一色 "Honitsu" (3 if 门前 else 2): suits == 1 and 字牌数 > 0
     return (3 if (let_1(c) != 0) else 2)
 
 
+# specs/riichi.mj:205
 cdef long long fan_44_chinitsu_value(Ctx* c) noexcept nogil:
     # the value of one 清一色: fan 清一色 "Chinitsu" (6 if 门前 else 5): suits == 1 and 字牌数 == 0
     return (6 if (let_1(c) != 0) else 5)
 
 
+# specs/riichi.mj:206
 cdef long long fan_45_renhou_value(Ctx* c) noexcept nogil:
     # the value of one 人和: fan 人和 "Renhou" (renhou_han): renhou_han > 0 and first_turn and not is_dealer and not self_drawn
-    return c.h.options[OPTION_renhou_han]
+    return c.h.options[OPT_renhou_han]
 
 
 cdef void count_fans(Ctx* c) noexcept nogil:
@@ -1730,36 +1811,41 @@ cdef long long score_late_fans(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- results of a reading (score:)
 
 
+# specs/riichi.mj:217
 cdef long long score_0_fu(Ctx* c) noexcept nogil:
     # let fu = 符数
     return let_17(c)
 
 
+# specs/riichi.mj:218
 cdef long long score_1_han(Ctx* c) noexcept nogil:
     # let han = min(total, 78)
     return min(c.total, 78)
 
 
+# specs/riichi.mj:219
 cdef long long score_2_yakuman(Ctx* c) noexcept nogil:
     # let yakuman = (国士無双 + 国士無双十三面 + 四暗刻 + 四暗刻単騎 + 大三元 + 小四喜 + 大四喜 + 字一色 + 清老頭 + 緑一色 + 四槓子 + 九蓮宝燈 + 純正九蓮宝燈 + 天和 + 地和 + (人和 if renhou_han >= 13 else 0)) > 0
     return (plus(c,
                  plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, c.n[FAN_00_KOKUSHI_MUSOU], c.n[FAN_01_KOKUSHI_MUSOU_JUUSANMEN_MATCHI]), c.n[FAN_02_SUU_ANKOU]), c.n[FAN_03_SUU_ANKOU_TANKI]), c.n[FAN_04_DAISANGEN]), c.n[FAN_05_SHOUSUUSHII]), c.n[FAN_06_DAI_SUUSHII]), c.n[FAN_07_TSUU_IISOU]), c.n[FAN_08_CHINROUTOU]), c.n[FAN_09_RYUUIISOU]), c.n[FAN_10_SUU_KANTSU]), c.n[FAN_11_CHUUREN_POUTOU]), c.n[FAN_12_DABURU_CHUUREN_POUTOU]), c.n[FAN_13_TENHOU]), c.n[FAN_14_CHIIHOU]),
-                 (c.n[FAN_45_RENHOU] if (c.h.options[OPTION_renhou_han] >= 13) else 0)) > 0)
+                 (c.n[FAN_45_RENHOU] if (c.h.options[OPT_renhou_han] >= 13) else 0)) > 0)
 
 
+# specs/riichi.mj:222
 cdef long long score_3_basic_points(Ctx* c) noexcept nogil:
     # let basic_points = (8000 * (6 if han >= 78 else 5 if han >= 65 else 4 if han >= 52 else 3 if han >= 39 else 2 if han >= 26 else 1) if han >= 13 and (yakuman or kazoe_limit == 2) else 8000 if han >= 13 and kazoe_limit == 0 else 6000 if han >= 11 else 4000 if han >= 8 else 3000 if han >= 6 else 2000 if han >= 5 else 2000 if kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)) else min(fu * 2 ^ (han + 2), 2000))
     return (times(c, 8000,
                   (6 if (score_1_han(c) >= 78) else 5 if (score_1_han(c) >= 65) else 4 if (score_1_han(c) >= 52) else 3 if (score_1_han(c) >= 39) else 2 if (score_1_han(c) >= 26) else 1)) if ((score_1_han(c) >= 13)
-                                                                                                                                                                                                and ((score_2_yakuman(c) != 0) or (c.h.options[OPTION_kazoe_limit] == 2)))
-            else 8000 if ((score_1_han(c) >= 13) and (c.h.options[OPTION_kazoe_limit] == 0))
+                                                                                                                                                                                                and ((score_2_yakuman(c) != 0) or (c.h.options[OPT_kazoe_limit] == 2)))
+            else 8000 if ((score_1_han(c) >= 13) and (c.h.options[OPT_kazoe_limit] == 0))
             else 6000 if (score_1_han(c) >= 11) else 4000 if (score_1_han(c) >= 8)
             else 3000 if (score_1_han(c) >= 6) else 2000 if (score_1_han(c) >= 5)
-            else 2000 if (c.h.options[OPTION_kiriage]
+            else 2000 if (c.h.options[OPT_kiriage]
                           and (((score_1_han(c) == 4) and (score_0_fu(c) == 30)) or ((score_1_han(c) == 3) and (score_0_fu(c) == 60))))
             else min(times(c, score_0_fu(c), power(c, 2, plus(c, score_1_han(c), 2))), 2000))
 
 
+# specs/riichi.mj:230
 cdef long long score_4_points(Ctx* c) noexcept nogil:
     # let points = (roundup(basic_points * (6 if is_dealer else 4), 100) if not self_drawn else 自摸付款人数 * roundup(2 * basic_points, 100) if is_dealer else roundup(2 * basic_points, 100) + (自摸付款人数 - 1) * roundup(basic_points, 100))
     return (roundup(c, times(c, score_3_basic_points(c), (6 if (c.h.seat == c.h.dealer) else 4)),
@@ -1769,6 +1855,7 @@ cdef long long score_4_points(Ctx* c) noexcept nogil:
                       times(c, minus(c, let_9(c), 1), roundup(c, score_3_basic_points(c), 100))))
 
 
+# specs/riichi.mj:233
 cdef long long score_5_value(Ctx* c) noexcept nogil:
     # let value = 0 if han == 0 else ((points * 2 + (1 if yakuman else 0)) * 100 + han) * 1000 + fu
     return (0 if (score_1_han(c) == 0) else plus(c,
@@ -1796,6 +1883,7 @@ cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
+        # specs/riichi.mj:236
         # self_drawn: each loser pays roundup(basic_points * (2 if is_dealer or loser.dealer else 1), 100) + 100 * honba
         for k in range(c.n_losers):
             transfer(c, k, plus(c, roundup(c,
@@ -1803,6 +1891,7 @@ cdef bint pay(Ctx* c) noexcept nogil:
                                            100), times(c, 100, c.h.context[CTX_honba])))
         return True
     if not c.h.self_drawn:
+        # specs/riichi.mj:237
         # discard: discarder pays roundup(basic_points * (6 if is_dealer else 4), 100) + 300 * honba
         for k in range(c.n_losers):
             if c.losers[k].discarder:
@@ -1813,6 +1902,7 @@ cdef bint pay(Ctx* c) noexcept nogil:
     return False
 
 
+# specs/riichi.mj:238
 cdef long long pot(Ctx* c) noexcept nogil:
     """What the winner takes from the table (riichi sticks), paid by no player."""
     return times(c, 1000, c.h.context[CTX_riichi_sticks])
@@ -2751,7 +2841,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.knitted = KNITTED_STRAIGHT
     t.n_orphans = 13
     t.orphans = ORPHANS
-    t.text_none = T_NONE
+    t.text_none = NO_TEXT
     t.code_base = CODE_BASE
     t.code_low = CODE_LOW
     t.code_high = CODE_HIGH

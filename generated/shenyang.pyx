@@ -77,7 +77,7 @@ cdef enum:
     T_p = 13  # p
     T_s = 14  # s
     T_z = 15  # z
-    T_NONE = 16  # 
+    NO_TEXT = 16  # 
 
 TEXT_VALUES = (
     'standard',
@@ -197,17 +197,17 @@ cdef unsigned long long[1] KNITTED_STRAIGHT = [
 cdef int[13] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 # Tile sets.
-cdef unsigned long long TILESET_0 = 0x1ffULL  # 万 (Characters)
-cdef unsigned long long TILESET_1 = 0x1ffULL  # m (Characters)
-cdef unsigned long long TILESET_2 = 0x3fe00ULL  # 筒 (Dots)
-cdef unsigned long long TILESET_3 = 0x3fe00ULL  # p (Dots)
-cdef unsigned long long TILESET_4 = 0x7fc0000ULL  # 条 (Bamboo)
-cdef unsigned long long TILESET_5 = 0x7fc0000ULL  # s (Bamboo)
-cdef unsigned long long TILESET_6 = 0x3f8000000ULL  # 字 (Honors)
-cdef unsigned long long TILESET_7 = 0x3f8000000ULL  # z (Honors)
-cdef unsigned long long TILESET_8 = 0x3fc060301ULL  # 幺九 (Terminals and honors)
-cdef unsigned long long TILESET_9 = 0x380000000ULL  # 箭牌 (Dragons)
-cdef unsigned long long TILESET_10 = 0x78000000ULL  # 风牌 (Winds)
+cdef unsigned long long TILES_CHARACTERS = 0x1ffULL  # 万 (Characters)
+cdef unsigned long long TILES_m = 0x1ffULL  # m (Characters)
+cdef unsigned long long TILES_DOTS = 0x3fe00ULL  # 筒 (Dots)
+cdef unsigned long long TILES_p = 0x3fe00ULL  # p (Dots)
+cdef unsigned long long TILES_BAMBOO = 0x7fc0000ULL  # 条 (Bamboo)
+cdef unsigned long long TILES_s = 0x7fc0000ULL  # s (Bamboo)
+cdef unsigned long long TILES_HONORS = 0x3f8000000ULL  # 字 (Honors)
+cdef unsigned long long TILES_z = 0x3f8000000ULL  # z (Honors)
+cdef unsigned long long TILES_TERMINALS_AND_HONORS = 0x3fc060301ULL  # 幺九 (Terminals and honors)
+cdef unsigned long long TILES_DRAGONS = 0x380000000ULL  # 箭牌 (Dragons)
+cdef unsigned long long TILES_WINDS = 0x78000000ULL  # 风牌 (Winds)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
@@ -389,7 +389,7 @@ cdef enum:  # the fans, as rules read them
     FAN_14 = 14
     FAN_15 = 15
     FAN_16_DIRECTED_ALL_PUNGS = 16
-    FAN_17_FOLLOWED_THE_DEALER_IN_THE_PREVIOUS_HAN = 17
+    FAN_17_FOLLOWED_THE_DEALER_IN_THE_PREVIOUS = 17
     FAN_18_DEALER = 18
     FAN_19 = 19
     FAN_20_CLOSED_LOSER = 20
@@ -523,7 +523,7 @@ cdef long long count_00_kongs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == KONG and ((not g.concealed) and (not ((g.tiles & ~TILESET_9) == 0))):
+        if g.kind == KONG and ((not g.concealed) and (not ((g.tiles & ~TILES_DRAGONS) == 0))):
             found += 1
     return found
 
@@ -537,7 +537,7 @@ cdef long long count_01_kongs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == KONG and (g.concealed and (not ((g.tiles & ~TILESET_9) == 0))):
+        if g.kind == KONG and (g.concealed and (not ((g.tiles & ~TILES_DRAGONS) == 0))):
             found += 1
     return found
 
@@ -577,7 +577,7 @@ cdef long long count_04_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILESET_9) == 0) and (not (g.kind == KONG))):
+        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILES_DRAGONS) == 0) and (not (g.kind == KONG))):
             found += 1
     return found
 
@@ -602,7 +602,7 @@ cdef long long count_06_kongs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == KONG and ((not g.concealed) and ((g.tiles & ~TILESET_9) == 0)):
+        if g.kind == KONG and ((not g.concealed) and ((g.tiles & ~TILES_DRAGONS) == 0)):
             found += 1
     return found
 
@@ -616,7 +616,7 @@ cdef long long count_07_kongs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == KONG and (g.concealed and ((g.tiles & ~TILESET_9) == 0)):
+        if g.kind == KONG and (g.concealed and ((g.tiles & ~TILES_DRAGONS) == 0)):
             found += 1
     return found
 
@@ -654,7 +654,7 @@ cdef long long count_10_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_10) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WINDS) == 0):
             found += 1
     return found
 
@@ -704,7 +704,7 @@ cdef long long count_14_pairs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILESET_9) == 0):
+        if g.kind == PAIR and ((g.tiles & ~TILES_DRAGONS) == 0):
             found += 1
     return found
 
@@ -722,15 +722,19 @@ cdef long long sum_15_losers(Ctx* c, int loser) noexcept nogil:
 
 cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
+    # specs/shenyang.mj:66
     # require 开门: opened
     if not c.opened:
         return 0
+    # specs/shenyang.mj:67
     # require 有碰牌: count(pungs) >= 1 or count(pairs, 箭牌) >= 1
     if not ((count_13_pungs(c) >= 1) or (count_14_pairs(c) >= 1)):
         return 1
+    # specs/shenyang.mj:68
     # require 有幺九: any(tiles, 幺九)
-    if not ((c.held_tiles & TILESET_8) != 0):
+    if not ((c.held_tiles & TILES_TERMINALS_AND_HONORS) != 0):
         return 2
+    # specs/shenyang.mj:69
     # require 三门齐: suits == 3
     if not (c.suits == 3):
         return 3
@@ -739,117 +743,140 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
+# specs/shenyang.mj:72
 cdef long long fan_00_single_wait(Ctx* c) noexcept nogil:
     # fan 和单张 "Single wait" 1: waits == 1
     return 1 if (hand_waits(c, False) == 1) else 0
 
 
+# specs/shenyang.mj:74
 cdef long long fan_01_exposed_kong(Ctx* c) noexcept nogil:
     # fan 明杠 "Exposed kong" 1 each: count(kongs, exposed and not 箭牌)
     return max(count_00_kongs(c), 0)
 
 
+# specs/shenyang.mj:75
 cdef long long fan_02_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed kong" 2 each: count(kongs, concealed and not 箭牌)
     return max(count_01_kongs(c), 0)
 
 
+# specs/shenyang.mj:76
 cdef long long fan_03_win_on_a_kong_replacement(Ctx* c) noexcept nogil:
     # fan 杠开 "Win on a kong replacement" 1: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/shenyang.mj:77
 cdef long long fan_04_all_pungs(Ctx* c) noexcept nogil:
     # fan 飘胡 "All pungs" 3: count(chows) == 0
     return 1 if (count_02_chows(c) == 0) else 0
 
 
+# specs/shenyang.mj:79
 cdef long long fan_05_one_tile_in_hand(Ctx* c) noexcept nogil:
     # fan 手把一 "One tile in hand" 1: 飘胡 and count(groups, declared) == 4
     return 1 if ((c.n[FAN_04_ALL_PUNGS] != 0) and (count_03_groups(c) == 4)) else 0
 
 
+# specs/shenyang.mj:80
 cdef long long fan_06_dragon_pung(Ctx* c) noexcept nogil:
     # fan 中发白碰 "Dragon pung" (2 if dragons_shown or any(groups, 亮中发白) else 1) each: count(pungs, 箭牌 and not kong)
     return max(count_04_pungs(c), 0)
 
 
+# specs/shenyang.mj:82
 cdef long long fan_07_exposed_dragon_kong(Ctx* c) noexcept nogil:
     # fan 中发白明杠 "Exposed dragon kong" 2 each: count(kongs, exposed and 箭牌)
     return max(count_06_kongs(c), 0)
 
 
+# specs/shenyang.mj:83
 cdef long long fan_08_concealed_dragon_kong(Ctx* c) noexcept nogil:
     # fan 中发白暗杠 "Concealed dragon kong" 4 each: count(kongs, concealed and 箭牌)
     return max(count_07_kongs(c), 0)
 
 
+# specs/shenyang.mj:84
 cdef long long fan_09_self_drawn_last_tile(Ctx* c) noexcept nogil:
     # fan 海底捞 "Self-drawn last tile" 1: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/shenyang.mj:85
 cdef long long fan_10_four_of_a_kind_without_a_kong(Ctx* c) noexcept nogil:
     # fan 四归一 "Four of a kind without a kong" 1 each: count(kinds, copies == 4 and not konged)
     return max(count_08_kinds(c), 0)
 
 
+# specs/shenyang.mj:86
 cdef long long fan_11_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 抢杠 "Robbing a kong" 1: robbing_kong
     return 1 if c.h.context[CTX_robbing_kong] else 0
 
 
+# specs/shenyang.mj:87
 cdef long long fan_12_win_on_a_discard_made_after_a_kong(Ctx* c) noexcept nogil:
     # fan 杠炮 "Win on a discard made after a kong" 1: kong_discard and not self_drawn
     return 1 if (c.h.context[CTX_kong_discard] and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/shenyang.mj:90
 cdef long long fan_13(Ctx* c) noexcept nogil:
     # fan 亮中发白 "Laid out 中发白" 2: any(groups, 亮中发白)
     return 1 if any_05_groups(c) else 0
 
 
+# specs/shenyang.mj:91
 cdef long long fan_14(Ctx* c) noexcept nogil:
     # fan 亮东西南北 "Laid out 东西南北" 2: any(groups, 亮东西南北)
     return 1 if any_09_groups(c) else 0
 
 
+# specs/shenyang.mj:92
 cdef long long fan_15(Ctx* c) noexcept nogil:
     # fan 风碰 "Wind pung after 亮东西南北" 1 each: count(pungs, 风牌) if winds_shown or any(groups, 亮东西南北) else 0
     return max((count_10_pungs(c) if (c.h.context[CTX_winds_shown] or any_09_groups(c)) else 0), 0)
 
 
+# specs/shenyang.mj:93
 cdef long long fan_16_directed_all_pungs(Ctx* c) noexcept nogil:
     # fan 定向飘 "Directed all pungs" 5: 手把一 and not win in 字 and count(tiles, suit == win.suit) == 2
-    return 1 if ((c.n[FAN_05_ONE_TILE_IN_HAND] != 0) and (not has_tile(TILESET_6, c.win))
+    return 1 if ((c.n[FAN_05_ONE_TILE_IN_HAND] != 0) and (not has_tile(TILES_HONORS, c.win))
                  and (count_11_tiles(c) == 2)) else 0
 
 
-cdef long long fan_17_followed_the_dealer_in_the_previous_han(Ctx* c) noexcept nogil:
+# specs/shenyang.mj:96
+cdef long long fan_17_followed_the_dealer_in_the_previous(Ctx* c) noexcept nogil:
     # fan 跟庄 "Followed the dealer in the previous hand" 1: follow_dealer
     return 1 if c.h.context[CTX_follow_dealer] else 0
 
 
+# specs/shenyang.mj:99
 cdef long long fan_18_dealer(Ctx* c, int loser) noexcept nogil:
     # loser fan 坐庄 "Dealer" 1: is_dealer or loser.dealer
     return 1 if ((c.h.seat == c.h.dealer) or c.losers[loser].dealer) else 0
 
 
+# specs/shenyang.mj:100
 cdef long long fan_19(Ctx* c, int loser) noexcept nogil:
     # loser fan 点炮 "Discarder (自摸为三家点炮)" 1: self_drawn or loser.discarder
     return 1 if (c.h.context[CTX_self_drawn] or c.losers[loser].discarder) else 0
 
 
+# specs/shenyang.mj:101
 cdef long long fan_20_closed_loser(Ctx* c, int loser) noexcept nogil:
     # loser fan 闭门 "Closed loser" 1: not loser.opened
     return 1 if (not c.losers[loser].opened) else 0
 
 
+# specs/shenyang.mj:102
 cdef long long fan_21_all_three_losers_closed(Ctx* c, int loser) noexcept nogil:
     # loser fan 三家闭 "All three losers closed" 2: all(losers, not opened)
     return 1 if all_12_losers(c, loser) else 0
 
 
+# specs/shenyang.mj:80
 cdef long long fan_06_dragon_pung_value(Ctx* c) noexcept nogil:
     # the value of one 中发白碰: fan 中发白碰 "Dragon pung" (2 if dragons_shown or any(groups, 亮中发白) else 1) each: count(pungs, 箭牌 and not kong)
     return (2 if (c.h.context[CTX_dragons_shown] or any_05_groups(c)) else 1)
@@ -874,7 +901,7 @@ cdef void count_fans(Ctx* c) noexcept nogil:
     c.n[FAN_14] = fan_14(c)
     c.n[FAN_15] = fan_15(c)
     c.n[FAN_16_DIRECTED_ALL_PUNGS] = fan_16_directed_all_pungs(c)
-    c.n[FAN_17_FOLLOWED_THE_DEALER_IN_THE_PREVIOUS_HAN] = fan_17_followed_the_dealer_in_the_previous_han(c)
+    c.n[FAN_17_FOLLOWED_THE_DEALER_IN_THE_PREVIOUS] = fan_17_followed_the_dealer_in_the_previous(c)
 
 
 cdef void value_fans(Ctx* c) noexcept nogil:
@@ -885,6 +912,7 @@ cdef void value_fans(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- settlement values (let)
 
 
+# specs/shenyang.mj:106
 cdef long long let_settle_0_share(Ctx* c, int loser) noexcept nogil:
     # let share = 2 ^ min(total + loser_total, 21)
     return power(c, 2, min(plus(c, c.total, c.share_total[loser]), 21))
@@ -904,11 +932,13 @@ cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
+        # specs/shenyang.mj:107
         # self_drawn: each loser pays share
         for k in range(c.n_losers):
             transfer(c, k, let_settle_0_share(c, k))
         return True
     if not c.h.self_drawn:
+        # specs/shenyang.mj:108
         # discard: discarder pays sum(losers, share)
         for k in range(c.n_losers):
             if c.losers[k].discarder:
@@ -1648,7 +1678,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.knitted = KNITTED_STRAIGHT
     t.n_orphans = 13
     t.orphans = ORPHANS
-    t.text_none = T_NONE
+    t.text_none = NO_TEXT
     t.code_base = CODE_BASE
     t.code_low = CODE_LOW
     t.code_high = CODE_HIGH

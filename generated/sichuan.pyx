@@ -69,7 +69,7 @@ cdef enum:
     T_m = 12  # m
     T_p = 13  # p
     T_s = 14  # s
-    T_NONE = 15  # 
+    NO_TEXT = 15  # 
 
 TEXT_VALUES = (
     'standard',
@@ -169,14 +169,14 @@ cdef unsigned long long[1] KNITTED_STRAIGHT = [
 cdef int[6] ORPHANS = [0, 8, 9, 17, 18, 26]
 
 # Tile sets.
-cdef unsigned long long TILESET_0 = 0x1ffULL  # 万 (Characters)
-cdef unsigned long long TILESET_1 = 0x1ffULL  # m (Characters)
-cdef unsigned long long TILESET_2 = 0x3fe00ULL  # 筒 (Dots)
-cdef unsigned long long TILESET_3 = 0x3fe00ULL  # p (Dots)
-cdef unsigned long long TILESET_4 = 0x7fc0000ULL  # 条 (Bamboo)
-cdef unsigned long long TILESET_5 = 0x7fc0000ULL  # s (Bamboo)
-cdef unsigned long long TILESET_6 = 0x4060301ULL  # 幺九 (Terminals)
-cdef unsigned long long TILESET_7 = 0x2492492ULL  # 二五八 (Twos, fives and eights)
+cdef unsigned long long TILES_CHARACTERS = 0x1ffULL  # 万 (Characters)
+cdef unsigned long long TILES_m = 0x1ffULL  # m (Characters)
+cdef unsigned long long TILES_DOTS = 0x3fe00ULL  # 筒 (Dots)
+cdef unsigned long long TILES_p = 0x3fe00ULL  # p (Dots)
+cdef unsigned long long TILES_BAMBOO = 0x7fc0000ULL  # 条 (Bamboo)
+cdef unsigned long long TILES_s = 0x7fc0000ULL  # s (Bamboo)
+cdef unsigned long long TILES_TERMINALS = 0x4060301ULL  # 幺九 (Terminals)
+cdef unsigned long long TILES_TWOS_FIVES_AND_EIGHTS = 0x2492492ULL  # 二五八 (Twos, fives and eights)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
@@ -442,7 +442,7 @@ cdef bint all_01_groups(Ctx* c) noexcept nogil:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if not ((g.tiles & TILESET_6) != 0):
+        if not ((g.tiles & TILES_TERMINALS) != 0):
             return False
     return True
 
@@ -477,6 +477,7 @@ cdef long long count_03_kinds(Ctx* c) noexcept nogil:
 
 cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
+    # specs/sichuan.mj:56
     # require 缺一门: suits <= 2
     if not (c.suits <= 2):
         return 0
@@ -485,82 +486,98 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
+# specs/sichuan.mj:60
 cdef long long fan_00_basic_hand(Ctx* c) noexcept nogil:
     # fan 平胡 "Basic hand" 1: shape == standard
     return 1 if (c.d.shape == T_standard) else 0
 
 
+# specs/sichuan.mj:64
 cdef long long fan_01_all_pungs(Ctx* c) noexcept nogil:
     # fan 对对胡 "All pungs" 2: shape == standard and count(chows) == 0
     return 1 if ((c.d.shape == T_standard) and (count_00_chows(c) == 0)) else 0
 
 
+# specs/sichuan.mj:68
 cdef long long fan_02_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full flush" 3: suits == 1
     return 1 if (c.suits == 1) else 0
 
 
+# specs/sichuan.mj:76
 cdef long long fan_03_terminals_in_every_set(Ctx* c) noexcept nogil:
     # fan 带幺九 "Terminals in every set" 3: shape == standard and all(groups, contains(幺九))
     return 1 if ((c.d.shape == T_standard) and all_01_groups(c)) else 0
 
 
+# specs/sichuan.mj:80
 cdef long long fan_04_seven_pairs(Ctx* c) noexcept nogil:
     # fan 七对 "Seven pairs" 3: shape == seven_pairs
     return 1 if (c.d.shape == T_seven_pairs) else 0
 
 
+# specs/sichuan.mj:84
 cdef long long fan_05_pure_all_pungs(Ctx* c) noexcept nogil:
     # fan 清对 "Pure all pungs" 4: 清一色 and 对对胡
     return 1 if ((c.n[FAN_02_FULL_FLUSH] != 0) and (c.n[FAN_01_ALL_PUNGS] != 0)) else 0
 
 
+# specs/sichuan.mj:90
 cdef long long fan_06_all_2_5_8_pungs(Ctx* c) noexcept nogil:
     # fan 将对 "All 2-5-8 pungs" 4: 对对胡 and all(tiles, 二五八)
-    return 1 if ((c.n[FAN_01_ALL_PUNGS] != 0) and ((c.held_tiles & ~TILESET_7) == 0)) else 0
+    return 1 if ((c.n[FAN_01_ALL_PUNGS] != 0) and ((c.held_tiles & ~TILES_TWOS_FIVES_AND_EIGHTS) == 0)) else 0
 
 
+# specs/sichuan.mj:94
 cdef long long fan_07_dragon_seven_pairs(Ctx* c) noexcept nogil:
     # fan 龙七对 "Dragon seven pairs" 5: 七对 and count(kinds, copies == 4) >= 1
     return 1 if ((c.n[FAN_04_SEVEN_PAIRS] != 0) and (count_02_kinds(c) >= 1)) else 0
 
 
+# specs/sichuan.mj:99
 cdef long long fan_08_pure_seven_pairs(Ctx* c) noexcept nogil:
     # fan 清七对 "Pure seven pairs" 5: 清一色 and 七对
     return 1 if ((c.n[FAN_02_FULL_FLUSH] != 0) and (c.n[FAN_04_SEVEN_PAIRS] != 0)) else 0
 
 
+# specs/sichuan.mj:104
 cdef long long fan_09_pure_terminals_in_every_set(Ctx* c) noexcept nogil:
     # fan 清幺九 "Pure terminals in every set" 5: 清一色 and 带幺九
     return 1 if ((c.n[FAN_02_FULL_FLUSH] != 0) and (c.n[FAN_03_TERMINALS_IN_EVERY_SET] != 0)) else 0
 
 
+# specs/sichuan.mj:108
 cdef long long fan_10_heavenly_hand(Ctx* c) noexcept nogil:
     # fan 天胡 "Heavenly hand" 6: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/sichuan.mj:114
 cdef long long fan_11_earthly_hand(Ctx* c) noexcept nogil:
     # fan 地胡 "Earthly hand" 6: first_turn and not is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
                  and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/sichuan.mj:117
 cdef long long fan_12_pure_dragon_seven_pairs(Ctx* c) noexcept nogil:
     # fan 清龙七对 "Pure dragon seven pairs" 6: 清一色 and 龙七对
     return 1 if ((c.n[FAN_02_FULL_FLUSH] != 0) and (c.n[FAN_07_DRAGON_SEVEN_PAIRS] != 0)) else 0
 
 
+# specs/sichuan.mj:132
 cdef long long fan_13_root(Ctx* c) noexcept nogil:
     # fan 根 "Root" 1 each: count(kinds, copies == 4 and not konged)
     return max(count_03_kinds(c), 0)
 
 
+# specs/sichuan.mj:135
 cdef long long fan_14_win_on_a_kong_replacement(Ctx* c) noexcept nogil:
     # fan 杠上花 "Win on a kong replacement" 1: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/sichuan.mj:139
 cdef long long fan_15_win_on_a_discard_after_a_kong(Ctx* c) noexcept nogil:
     # fan 杠上炮 "Win on a discard after a kong" 1: kong_discard and not self_drawn
     return 1 if (c.h.context[CTX_kong_discard] and (not c.h.context[CTX_self_drawn])) else 0
@@ -593,6 +610,7 @@ cdef void value_fans(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- settlement values (let)
 
 
+# specs/sichuan.mj:144
 cdef long long let_settle_0_value(Ctx* c, int loser) noexcept nogil:
     # let value = 2 ^ (total - 1)
     return power(c, 2, minus(c, c.total, 1))
@@ -609,11 +627,13 @@ cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
+        # specs/sichuan.mj:145
         # self_drawn: each loser pays value
         for k in range(c.n_losers):
             transfer(c, k, let_settle_0_value(c, k))
         return True
     if not c.h.self_drawn:
+        # specs/sichuan.mj:146
         # discard: discarder pays value
         for k in range(c.n_losers):
             if c.losers[k].discarder:
@@ -1208,7 +1228,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.knitted = KNITTED_STRAIGHT
     t.n_orphans = 6
     t.orphans = ORPHANS
-    t.text_none = T_NONE
+    t.text_none = NO_TEXT
     t.code_base = CODE_BASE
     t.code_low = CODE_LOW
     t.code_high = CODE_HIGH

@@ -86,7 +86,7 @@ cdef enum:
     T_s = 14  # s
     T_z = 15  # z
     T_f = 16  # f
-    T_NONE = 17  # 
+    NO_TEXT = 17  # 
     T_18 = 18  # 八仙過海
     T_19 = 19  # 七搶一
 
@@ -219,24 +219,24 @@ cdef unsigned long long[1] KNITTED_STRAIGHT = [
 cdef int[13] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 # Tile sets.
-cdef unsigned long long TILESET_0 = 0x1ffULL  # 萬 (Characters)
-cdef unsigned long long TILESET_1 = 0x1ffULL  # m (Characters)
-cdef unsigned long long TILESET_2 = 0x3fe00ULL  # 筒 (Dots)
-cdef unsigned long long TILESET_3 = 0x3fe00ULL  # p (Dots)
-cdef unsigned long long TILESET_4 = 0x7fc0000ULL  # 條 (Bamboo)
-cdef unsigned long long TILESET_5 = 0x7fc0000ULL  # s (Bamboo)
-cdef unsigned long long TILESET_6 = 0x3f8000000ULL  # 字 (Honors)
-cdef unsigned long long TILESET_7 = 0x3f8000000ULL  # z (Honors)
-cdef unsigned long long TILESET_8 = 0x3fc00000000ULL  # 花 (Flowers)
-cdef unsigned long long TILESET_9 = 0x3fc00000000ULL  # f (Flowers)
-cdef unsigned long long TILESET_10 = 0x78000000ULL  # 風牌 (Winds)
-cdef unsigned long long TILESET_11 = 0x380000000ULL  # 三元 (Dragons)
-cdef unsigned long long TILESET_12 = 0x3c00000000ULL  # 四季 (The four seasons)
-cdef unsigned long long TILESET_13 = 0x3c000000000ULL  # 四君子 (The four gentlemen)
-cdef unsigned long long TILESET_14 = 0x4400000000ULL  # 東花 (East's flowers)
-cdef unsigned long long TILESET_15 = 0x8800000000ULL  # 南花 (South's flowers)
-cdef unsigned long long TILESET_16 = 0x11000000000ULL  # 西花 (West's flowers)
-cdef unsigned long long TILESET_17 = 0x22000000000ULL  # 北花 (North's flowers)
+cdef unsigned long long TILES_CHARACTERS = 0x1ffULL  # 萬 (Characters)
+cdef unsigned long long TILES_m = 0x1ffULL  # m (Characters)
+cdef unsigned long long TILES_DOTS = 0x3fe00ULL  # 筒 (Dots)
+cdef unsigned long long TILES_p = 0x3fe00ULL  # p (Dots)
+cdef unsigned long long TILES_BAMBOO = 0x7fc0000ULL  # 條 (Bamboo)
+cdef unsigned long long TILES_s = 0x7fc0000ULL  # s (Bamboo)
+cdef unsigned long long TILES_HONORS = 0x3f8000000ULL  # 字 (Honors)
+cdef unsigned long long TILES_z = 0x3f8000000ULL  # z (Honors)
+cdef unsigned long long TILES_FLOWERS = 0x3fc00000000ULL  # 花 (Flowers)
+cdef unsigned long long TILES_f = 0x3fc00000000ULL  # f (Flowers)
+cdef unsigned long long TILES_WINDS = 0x78000000ULL  # 風牌 (Winds)
+cdef unsigned long long TILES_DRAGONS = 0x380000000ULL  # 三元 (Dragons)
+cdef unsigned long long TILES_THE_FOUR_SEASONS = 0x3c00000000ULL  # 四季 (The four seasons)
+cdef unsigned long long TILES_THE_FOUR_GENTLEMEN = 0x3c000000000ULL  # 四君子 (The four gentlemen)
+cdef unsigned long long TILES_EAST_S_FLOWERS = 0x4400000000ULL  # 東花 (East's flowers)
+cdef unsigned long long TILES_SOUTH_S_FLOWERS = 0x8800000000ULL  # 南花 (South's flowers)
+cdef unsigned long long TILES_WEST_S_FLOWERS = 0x11000000000ULL  # 西花 (West's flowers)
+cdef unsigned long long TILES_NORTH_S_FLOWERS = 0x22000000000ULL  # 北花 (North's flowers)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
@@ -361,9 +361,9 @@ cdef enum:  # context slots
 
 
 cdef enum:  # option slots
-    OPTION_0 = 0  # 底
-    OPTION_1 = 1  # 每台
-    OPTION_2 = 2  # 起胡
+    OPT_0 = 0  # 底
+    OPT_1 = 1  # 每台
+    OPT_2 = 2  # 起胡
 
 OPTIONS = {
     '底': 0,
@@ -672,7 +672,7 @@ cdef long long count_03_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_DRAGONS) == 0):
             found += 1
     return found
 
@@ -686,7 +686,7 @@ cdef long long count_04_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_10) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WINDS) == 0):
             found += 1
     return found
 
@@ -739,10 +739,10 @@ cdef long long count_08_groups(Ctx* c) noexcept nogil:
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
         if ((g.kind == KIND_7)
-            and ((((g.tiles & ~TILESET_14) == 0) and (rank_of(c, wind_tile(c, c.h.seat_wind)) == 1))
-                 or (((g.tiles & ~TILESET_15) == 0) and (rank_of(c, wind_tile(c, c.h.seat_wind)) == 2))
-                 or (((g.tiles & ~TILESET_16) == 0) and (rank_of(c, wind_tile(c, c.h.seat_wind)) == 3))
-                 or (((g.tiles & ~TILESET_17) == 0) and (rank_of(c, wind_tile(c, c.h.seat_wind)) == 4)))):
+            and ((((g.tiles & ~TILES_EAST_S_FLOWERS) == 0) and (rank_of(c, wind_tile(c, c.h.seat_wind)) == 1))
+                 or (((g.tiles & ~TILES_SOUTH_S_FLOWERS) == 0) and (rank_of(c, wind_tile(c, c.h.seat_wind)) == 2))
+                 or (((g.tiles & ~TILES_WEST_S_FLOWERS) == 0) and (rank_of(c, wind_tile(c, c.h.seat_wind)) == 3))
+                 or (((g.tiles & ~TILES_NORTH_S_FLOWERS) == 0) and (rank_of(c, wind_tile(c, c.h.seat_wind)) == 4)))):
             found += 1
     return found
 
@@ -754,7 +754,7 @@ cdef long long count_09_groups(Ctx* c) noexcept nogil:
     cdef long long found = 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if ((g.kind == KIND_7) and ((g.tiles & ~TILESET_12) == 0)):
+        if ((g.kind == KIND_7) and ((g.tiles & ~TILES_THE_FOUR_SEASONS) == 0)):
             found += 1
     return found
 
@@ -766,7 +766,7 @@ cdef long long count_10_groups(Ctx* c) noexcept nogil:
     cdef long long found = 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if ((g.kind == KIND_7) and ((g.tiles & ~TILESET_13) == 0)):
+        if ((g.kind == KIND_7) and ((g.tiles & ~TILES_THE_FOUR_GENTLEMEN) == 0)):
             found += 1
     return found
 
@@ -783,209 +783,250 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 cdef bint own_shape(Ctx* c, int shape) noexcept nogil:
     """Whether the spec's own shape holds for the reading in c.d (the declared melds, every other tile alone)."""
     if shape == 0:
+        # specs/taiwan.mj:91
         # shape 八仙過海: win in 花 and count(groups, 花牌) == 8 and self_drawn
-        return (has_tile(TILESET_8, c.win) and (count_06_groups(c) == 8) and c.h.context[CTX_self_drawn])
+        return (has_tile(TILES_FLOWERS, c.win) and (count_06_groups(c) == 8) and c.h.context[CTX_self_drawn])
     if shape == 1:
+        # specs/taiwan.mj:92
         # shape 七搶一: win in 花 and count(groups, 花牌) == 8 and not self_drawn
-        return (has_tile(TILESET_8, c.win) and (count_06_groups(c) == 8) and (not c.h.context[CTX_self_drawn]))
+        return (has_tile(TILES_FLOWERS, c.win) and (count_06_groups(c) == 8) and (not c.h.context[CTX_self_drawn]))
     return False
 
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
+# specs/taiwan.mj:104
 cdef long long fan_00_dealer(Ctx* c) noexcept nogil:
     # fan 莊家 "Dealer" 1: is_dealer
     return 1 if (c.h.seat == c.h.dealer) else 0
 
 
+# specs/taiwan.mj:106
 cdef long long fan_01(Ctx* c) noexcept nogil:
     # fan 拉莊 "Dealer's repeats (連N拉N)" (2 * 連莊): is_dealer and 連莊 > 0
     return 1 if ((c.h.seat == c.h.dealer) and (c.h.context[CTX_10] > 0)) else 0
 
 
+# specs/taiwan.mj:113
 cdef long long fan_02_self_drawn(Ctx* c) noexcept nogil:
     # fan 自摸 "Self-drawn" 1: self_drawn
     return 1 if c.h.context[CTX_self_drawn] else 0
 
 
+# specs/taiwan.mj:114
 cdef long long fan_03_concealed_hand(Ctx* c) noexcept nogil:
     # fan 門清 "Concealed hand" 1: not opened
     return 1 if (not c.opened) else 0
 
 
+# specs/taiwan.mj:116
 cdef long long fan_04_concealed_self_draw(Ctx* c) noexcept nogil:
     # fan 門清自摸 "Concealed self-draw" 3: not opened and self_drawn
     return 1 if ((not c.opened) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/taiwan.mj:121
 cdef long long fan_05_all_claimed_self_drawn(Ctx* c) noexcept nogil:
     # fan 半求 "All claimed, self-drawn" 1: count(groups, declared and opens) == 5 and self_drawn
     return 1 if ((count_00_groups(c) == 5) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/taiwan.mj:123
 cdef long long fan_06_all_claimed(Ctx* c) noexcept nogil:
     # fan 全求 "All claimed" 2: count(groups, declared and opens) == 5 and not self_drawn
     return 1 if ((count_00_groups(c) == 5) and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/taiwan.mj:125
 cdef long long fan_07(Ctx* c) noexcept nogil:
     # fan 獨聽 "Single wait (邊張, 中洞, 單吊)" 1: shape == standard and shape_waits == 1
     return 1 if ((c.d.shape == T_standard) and (hand_waits(c, True) == 1)) else 0
 
 
+# specs/taiwan.mj:126
 cdef long long fan_08_last_tile_of_the_wall(Ctx* c) noexcept nogil:
     # fan 海底撈月 "Last tile of the wall" 1: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/taiwan.mj:127
 cdef long long fan_09_last_discard(Ctx* c) noexcept nogil:
     # fan 河底撈魚 "Last discard" 1: last_tile and not self_drawn
     return 1 if (c.h.context[CTX_last_tile] and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/taiwan.mj:128
 cdef long long fan_10_win_on_a_replacement_tile(Ctx* c) noexcept nogil:
     # fan 槓上開花 "Win on a replacement tile" 1: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/taiwan.mj:130
 cdef long long fan_11_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 搶槓 "Robbing a kong" 1: robbing_kong
     return 1 if c.h.context[CTX_robbing_kong] else 0
 
 
+# specs/taiwan.mj:131
 cdef long long fan_12_heavenly_hand(Ctx* c) noexcept nogil:
     # fan 天胡 "Heavenly hand" 24: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/taiwan.mj:133
 cdef long long fan_13_earthly_hand(Ctx* c) noexcept nogil:
     # fan 地胡 "Earthly hand" 16: first_turn and not is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
                  and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/taiwan.mj:135
 cdef long long fan_14_human_hand(Ctx* c) noexcept nogil:
     # fan 人胡 "Human hand" 8: first_turn and not self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/taiwan.mj:139
 cdef long long fan_15_prevalent_wind(Ctx* c) noexcept nogil:
     # fan 圈風 "Prevalent wind" 1: any(pungs, tile == round_wind)
     return 1 if any_01_pungs(c) else 0
 
 
+# specs/taiwan.mj:140
 cdef long long fan_16_seat_wind(Ctx* c) noexcept nogil:
     # fan 門風 "Seat wind" 1: any(pungs, tile == seat_wind)
     return 1 if any_02_pungs(c) else 0
 
 
+# specs/taiwan.mj:141
 cdef long long fan_17_dragon_pung(Ctx* c) noexcept nogil:
     # fan 三元牌 "Dragon pung" 1 each: count(pungs, 三元)
     return max(count_03_pungs(c), 0)
 
 
+# specs/taiwan.mj:142
 cdef long long fan_18_little_three_dragons(Ctx* c) noexcept nogil:
     # fan 小三元 "Little three dragons" 4: count(pungs, 三元) == 2 and pair in 三元
-    return 1 if ((count_03_pungs(c) == 2) and has_tile(TILESET_11, pair_tile(c))) else 0
+    return 1 if ((count_03_pungs(c) == 2) and has_tile(TILES_DRAGONS, pair_tile(c))) else 0
 
 
+# specs/taiwan.mj:144
 cdef long long fan_19_big_three_dragons(Ctx* c) noexcept nogil:
     # fan 大三元 "Big three dragons" 8: count(pungs, 三元) == 3
     return 1 if (count_03_pungs(c) == 3) else 0
 
 
+# specs/taiwan.mj:146
 cdef long long fan_20_little_four_winds(Ctx* c) noexcept nogil:
     # fan 小四喜 "Little four winds" 8: count(pungs, 風牌) == 3 and pair in 風牌
-    return 1 if ((count_04_pungs(c) == 3) and has_tile(TILESET_10, pair_tile(c))) else 0
+    return 1 if ((count_04_pungs(c) == 3) and has_tile(TILES_WINDS, pair_tile(c))) else 0
 
 
+# specs/taiwan.mj:148
 cdef long long fan_21_big_four_winds(Ctx* c) noexcept nogil:
     # fan 大四喜 "Big four winds" 16: count(pungs, 風牌) == 4
     return 1 if (count_04_pungs(c) == 4) else 0
 
 
+# specs/taiwan.mj:152
 cdef long long fan_22_all_chows(Ctx* c) noexcept nogil:
     # fan 平胡 "All chows" 2: shape == standard and count(chows) == 5 and not self_drawn and not any(tiles, 字) and count(groups, 花牌) == 0 and wait == two_sided
     return 1 if ((c.d.shape == T_standard) and (count_05_chows(c) == 5) and (not c.h.context[CTX_self_drawn])
-                 and (not ((c.held_tiles & TILESET_6) != 0)) and (count_06_groups(c) == 0)
+                 and (not ((c.held_tiles & TILES_HONORS) != 0)) and (count_06_groups(c) == 0)
                  and (c.d.wait == T_two_sided)) else 0
 
 
+# specs/taiwan.mj:154
 cdef long long fan_23_all_pungs(Ctx* c) noexcept nogil:
     # fan 碰碰胡 "All pungs" 4: shape == standard and count(chows) == 0
     return 1 if ((c.d.shape == T_standard) and (count_05_chows(c) == 0)) else 0
 
 
+# specs/taiwan.mj:155
 cdef long long fan_24_three_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 三暗刻 "Three concealed pungs" 2: count(pungs, concealed) == 3
     return 1 if (count_07_pungs(c) == 3) else 0
 
 
+# specs/taiwan.mj:156
 cdef long long fan_25_four_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Four concealed pungs" 5: count(pungs, concealed) == 4
     return 1 if (count_07_pungs(c) == 4) else 0
 
 
+# specs/taiwan.mj:157
 cdef long long fan_26_five_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 五暗刻 "Five concealed pungs" 8: count(pungs, concealed) == 5
     return 1 if (count_07_pungs(c) == 5) else 0
 
 
+# specs/taiwan.mj:158
 cdef long long fan_27_half_flush(Ctx* c) noexcept nogil:
     # fan 混一色 "Half flush" 4: shape == standard and suits == 1 and any(tiles, 字)
-    return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and ((c.held_tiles & TILESET_6) != 0)) else 0
+    return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and ((c.held_tiles & TILES_HONORS) != 0)) else 0
 
 
+# specs/taiwan.mj:159
 cdef long long fan_28_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full flush" 8: shape == standard and suits == 1 and not any(tiles, 字)
-    return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0))) else 0
+    return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and (not ((c.held_tiles & TILES_HONORS) != 0))) else 0
 
 
+# specs/taiwan.mj:160
 cdef long long fan_29_all_honors(Ctx* c) noexcept nogil:
     # fan 字一色 "All honors" 16: shape == standard and all(tiles, 字)
-    return 1 if ((c.d.shape == T_standard) and ((c.held_tiles & ~TILESET_6) == 0)) else 0
+    return 1 if ((c.d.shape == T_standard) and ((c.held_tiles & ~TILES_HONORS) == 0)) else 0
 
 
+# specs/taiwan.mj:164
 cdef long long fan_30_seat_flower(Ctx* c) noexcept nogil:
     # fan 正花 "Seat flower" 1 each: count(groups, 花牌 and ((東花 and seat_wind.rank == 1) or (南花 and seat_wind.rank == 2) or (西花 and seat_wind.rank == 3) or (北花 and seat_wind.rank == 4)))
     return max(count_08_groups(c), 0)
 
 
+# specs/taiwan.mj:166
 cdef long long fan_31(Ctx* c) noexcept nogil:
     # fan 春夏秋冬 "Four seasons (花槓)" 2: count(groups, 花牌 and 四季) == 4
     return 1 if (count_09_groups(c) == 4) else 0
 
 
+# specs/taiwan.mj:168
 cdef long long fan_32(Ctx* c) noexcept nogil:
     # fan 梅蘭竹菊 "Four gentlemen (花槓)" 2: count(groups, 花牌 and 四君子) == 4
     return 1 if (count_10_groups(c) == 4) else 0
 
 
+# specs/taiwan.mj:170
 cdef long long fan_33_eight_immortals_cross_the_sea(Ctx* c) noexcept nogil:
     # fan 八仙過海 "Eight immortals cross the sea" 8: shape == 八仙過海
     return 1 if (c.d.shape == T_18) else 0
 
 
+# specs/taiwan.mj:172
 cdef long long fan_34_seven_rob_one(Ctx* c) noexcept nogil:
     # fan 七搶一 "Seven rob one" 8: shape == 七搶一
     return 1 if (c.d.shape == T_19) else 0
 
 
+# specs/taiwan.mj:108
 cdef long long fan_35_dealer_pays(Ctx* c, int loser) noexcept nogil:
     # loser fan 莊家賠 "Dealer pays" 1: loser.dealer
     return 1 if c.losers[loser].dealer else 0
 
 
+# specs/taiwan.mj:110
 cdef long long fan_36_dealer_s_repeats_paid(Ctx* c, int loser) noexcept nogil:
     # loser fan 拉莊賠 "Dealer's repeats, paid" (2 * 連莊): loser.dealer and 連莊 > 0
     return 1 if (c.losers[loser].dealer and (c.h.context[CTX_10] > 0)) else 0
 
 
+# specs/taiwan.mj:106
 cdef long long fan_01_value(Ctx* c) noexcept nogil:
     # the value of one 拉莊: fan 拉莊 "Dealer's repeats (連N拉N)" (2 * 連莊): is_dealer and 連莊 > 0
     return times(c, 2, c.h.context[CTX_10])
 
 
+# specs/taiwan.mj:110
 cdef long long fan_36_dealer_s_repeats_paid_value(Ctx* c, int loser) noexcept nogil:
     # the value of one 拉莊賠: loser fan 拉莊賠 "Dealer's repeats, paid" (2 * 連莊): loser.dealer and 連莊 > 0
     return times(c, 2, c.h.context[CTX_10])
@@ -1038,6 +1079,7 @@ cdef void value_fans(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- settlement values (let)
 
 
+# specs/taiwan.mj:177
 cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 台數 = paid + loser_total
     return plus(c, paid_amount(c), c.share_total[loser])
@@ -1057,15 +1099,18 @@ cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
+        # specs/taiwan.mj:178
         # self_drawn: each loser pays 底 + 每台 * 台數
         for k in range(c.n_losers):
-            transfer(c, k, plus(c, c.h.options[OPTION_0], times(c, c.h.options[OPTION_1], let_settle_0(c, k))))
+            transfer(c, k, plus(c, c.h.options[OPT_0], times(c, c.h.options[OPT_1], let_settle_0(c, k))))
         return True
     if not c.h.self_drawn:
+        # specs/taiwan.mj:179
         # discard: discarder pays 底 + 每台 * 台數
         for k in range(c.n_losers):
             if c.losers[k].discarder:
-                transfer(c, k, plus(c, c.h.options[OPTION_0], times(c, c.h.options[OPTION_1], let_settle_0(c, k))))
+                transfer(c, k, plus(c, c.h.options[OPT_0], times(c, c.h.options[OPT_1], let_settle_0(c, k))))
+        # specs/taiwan.mj:179
         # discard: each other pays 0
         for k in range(c.n_losers):
             if not c.losers[k].discarder:
@@ -1677,7 +1722,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.knitted = KNITTED_STRAIGHT
     t.n_orphans = 13
     t.orphans = ORPHANS
-    t.text_none = T_NONE
+    t.text_none = NO_TEXT
     t.code_base = CODE_BASE
     t.code_low = CODE_LOW
     t.code_high = CODE_HIGH

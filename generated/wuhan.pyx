@@ -77,7 +77,7 @@ cdef enum:
     T_p = 13  # p
     T_s = 14  # s
     T_z = 15  # z
-    T_NONE = 16  # 
+    NO_TEXT = 16  # 
 
 TEXT_VALUES = (
     'standard',
@@ -198,19 +198,19 @@ cdef unsigned long long[1] KNITTED_STRAIGHT = [
 cdef int[13] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 # Tile sets.
-cdef unsigned long long TILESET_0 = 0x1ffULL  # 万 (Characters)
-cdef unsigned long long TILESET_1 = 0x1ffULL  # m (Characters)
-cdef unsigned long long TILESET_2 = 0x3fe00ULL  # 筒 (Dots)
-cdef unsigned long long TILESET_3 = 0x3fe00ULL  # p (Dots)
-cdef unsigned long long TILESET_4 = 0x7fc0000ULL  # 条 (Bamboo)
-cdef unsigned long long TILESET_5 = 0x7fc0000ULL  # s (Bamboo)
-cdef unsigned long long TILESET_6 = 0x3f8000000ULL  # 字 (Honors)
-cdef unsigned long long TILESET_7 = 0x3f8000000ULL  # z (Honors)
-cdef unsigned long long TILESET_8 = 0x0ULL  # 痞子 (Pizi: the indicator and the tile before it)
-cdef unsigned long long TILESET_9 = 0x200000000ULL  # 红中 (Red dragon)
-cdef unsigned long long TILESET_10 = 0x2492492ULL  # 将牌 (2, 5 and 8)
-cdef unsigned long long TILESET_11 = 0x1f8000000ULL  # 风牌 (Winds, 发 and 白 (红中 is no wind))
-cdef unsigned long long TILESET_12 = 0x0ULL  # 癞子 (Wild)
+cdef unsigned long long TILES_CHARACTERS = 0x1ffULL  # 万 (Characters)
+cdef unsigned long long TILES_m = 0x1ffULL  # m (Characters)
+cdef unsigned long long TILES_DOTS = 0x3fe00ULL  # 筒 (Dots)
+cdef unsigned long long TILES_p = 0x3fe00ULL  # p (Dots)
+cdef unsigned long long TILES_BAMBOO = 0x7fc0000ULL  # 条 (Bamboo)
+cdef unsigned long long TILES_s = 0x7fc0000ULL  # s (Bamboo)
+cdef unsigned long long TILES_HONORS = 0x3f8000000ULL  # 字 (Honors)
+cdef unsigned long long TILES_z = 0x3f8000000ULL  # z (Honors)
+cdef unsigned long long TILES_PIZI_THE_INDICATOR_AND_THE_TILE_BEFORE = 0x0ULL  # 痞子 (Pizi: the indicator and the tile before it)
+cdef unsigned long long TILES_RED_DRAGON = 0x200000000ULL  # 红中 (Red dragon)
+cdef unsigned long long TILES_2_5_AND_8 = 0x2492492ULL  # 将牌 (2, 5 and 8)
+cdef unsigned long long TILES_11 = 0x1f8000000ULL  # 风牌 (Winds, 发 and 白 (红中 is no wind))
+cdef unsigned long long TILES_WILD = 0x0ULL  # 癞子 (Wild)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
@@ -340,12 +340,12 @@ cdef enum:  # context slots
 
 
 cdef enum:  # option slots
-    OPTION_0 = 0  # 口口翻
-    OPTION_1 = 1  # 起胡
-    OPTION_2 = 2  # 累加
-    OPTION_3 = 3  # 封顶
-    OPTION_4 = 4  # 金顶
-    OPTION_5 = 5  # 光明顶
+    OPT_0 = 0  # 口口翻
+    OPT_1 = 1  # 起胡
+    OPT_2 = 2  # 累加
+    OPT_3 = 3  # 封顶
+    OPT_4 = 4  # 金顶
+    OPT_5 = 5  # 光明顶
 
 OPTIONS = {
     '口口翻': 0,
@@ -755,7 +755,7 @@ cdef bint all_16_losers(Ctx* c, int loser) noexcept nogil:
     cdef int l
     cdef bint result = True  # every element is looked at, as the interpreter does
     for l in range(c.n_losers):
-        if not (let_settle_5(c, l) > c.h.options[OPTION_3]):
+        if not (let_settle_5(c, l) > c.h.options[OPT_3]):
             result = False
     return result
 
@@ -765,7 +765,7 @@ cdef bint all_17_losers(Ctx* c) noexcept nogil:
     cdef int l
     cdef bint result = True  # every element is looked at, as the interpreter does
     for l in range(c.n_losers):
-        if not (plus(c, let_settle_0(c, l), let_settle_1(c, l)) >= c.h.options[OPTION_1]):
+        if not (plus(c, let_settle_0(c, l), let_settle_1(c, l)) >= c.h.options[OPT_1]):
             result = False
     return result
 
@@ -774,28 +774,36 @@ cdef bint all_17_losers(Ctx* c) noexcept nogil:
 
 cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
+    # specs/wuhan.mj:89
     # require 开口: opened
     if not c.opened:
         return 0
+    # specs/wuhan.mj:90
     # require 无红中: not any(tiles, 红中)
-    if not (not ((c.held_tiles & TILESET_9) != 0)):
+    if not (not ((c.held_tiles & TILES_RED_DRAGON) != 0)):
         return 1
+    # specs/wuhan.mj:91
     # require 无痞子: not any(tiles, 痞子)
     if not (not ((c.held_tiles & c.h.sets[0]) != 0)):
         return 2
+    # specs/wuhan.mj:92
     # require 癞子不叫牌: not any(groups, opens and contains(癞子))
     if not (not any_15_groups(c)):
         return 3
+    # specs/wuhan.mj:93
     # require 不胡癞子: self_drawn or not win in 癞子
     if not (c.h.context[CTX_self_drawn] or (not has_tile(c.h.sets[1], c.win))):
         return 4
+    # specs/wuhan.mj:94
     # require 乱风乱将: shape == standard or 风一色 or 将一色
     if not ((c.d.shape == T_standard) or (c.n[FAN_02_ALL_WINDS] != 0) or (c.n[FAN_03_ALL_2_5_AND_8] != 0)):
         return 5
+    # specs/wuhan.mj:95
     # require 二五八将: pair in 将牌 or 碰碰胡 or 清一色 or 风一色 or 将一色
-    if not (has_tile(TILESET_10, pair_tile(c)) or (c.n[FAN_00_ALL_PUNGS] != 0) or (c.n[FAN_01_FULL_FLUSH] != 0)
+    if not (has_tile(TILES_2_5_AND_8, pair_tile(c)) or (c.n[FAN_00_ALL_PUNGS] != 0) or (c.n[FAN_01_FULL_FLUSH] != 0)
             or (c.n[FAN_02_ALL_WINDS] != 0) or (c.n[FAN_03_ALL_2_5_AND_8] != 0)):
         return 6
+    # specs/wuhan.mj:96
     # require 小胡一癞: wilds <= 1 or not 小胡
     if not ((wilds_held(c) <= 1) or (not (c.n[FAN_08] != 0))):
         return 7
@@ -804,50 +812,59 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
+# specs/wuhan.mj:99
 cdef long long fan_00_all_pungs(Ctx* c) noexcept nogil:
     # fan 碰碰胡 "All pungs" 0: shape == standard and count(chows) == 0
     return 1 if ((c.d.shape == T_standard) and (count_00_chows(c) == 0)) else 0
 
 
+# specs/wuhan.mj:100
 cdef long long fan_01_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full flush" 0: shape == standard and suits == 1 and all(tiles, numbered)
     return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and all_01_tiles(c)) else 0
 
 
+# specs/wuhan.mj:101
 cdef long long fan_02_all_winds(Ctx* c) noexcept nogil:
     # fan 风一色 "All winds" 0: all(tiles, 风牌)
-    return 1 if ((c.held_tiles & ~TILESET_11) == 0) else 0
+    return 1 if ((c.held_tiles & ~TILES_11) == 0) else 0
 
 
+# specs/wuhan.mj:102
 cdef long long fan_03_all_2_5_and_8(Ctx* c) noexcept nogil:
     # fan 将一色 "All 2, 5 and 8" 0: all(tiles, 将牌)
-    return 1 if ((c.held_tiles & ~TILESET_10) == 0) else 0
+    return 1 if ((c.held_tiles & ~TILES_2_5_AND_8) == 0) else 0
 
 
+# specs/wuhan.mj:103
 cdef long long fan_04_all_claimed(Ctx* c) noexcept nogil:
     # fan 全求人 "All claimed" 0: count(groups, declared and opens) == 4 and pair in 将牌 and not self_drawn
-    return 1 if ((count_02_groups(c) == 4) and has_tile(TILESET_10, pair_tile(c))
+    return 1 if ((count_02_groups(c) == 4) and has_tile(TILES_2_5_AND_8, pair_tile(c))
                  and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/wuhan.mj:104
 cdef long long fan_05_self_drawn_from_the_last_tiles(Ctx* c) noexcept nogil:
     # fan 海底捞 "Self-drawn from the last tiles" 0: last_tile and self_drawn and pair in 将牌
-    return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn] and has_tile(TILESET_10,
+    return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn] and has_tile(TILES_2_5_AND_8,
                                                                                          pair_tile(c))) else 0
 
 
+# specs/wuhan.mj:105
 cdef long long fan_06_win_on_a_kong_s_replacement(Ctx* c) noexcept nogil:
     # fan 杠上花 "Win on a kong's replacement" 0: kong_replacement and self_drawn and pair in 将牌
-    return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn] and has_tile(TILESET_10,
+    return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn] and has_tile(TILES_2_5_AND_8,
                                                                                                 pair_tile(c))) else 0
 
 
+# specs/wuhan.mj:106
 cdef long long fan_07_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 抢杠 "Robbing a kong" 0: robbing_kong and not self_drawn and pair in 将牌
-    return 1 if (c.h.context[CTX_robbing_kong] and (not c.h.context[CTX_self_drawn]) and has_tile(TILESET_10,
+    return 1 if (c.h.context[CTX_robbing_kong] and (not c.h.context[CTX_self_drawn]) and has_tile(TILES_2_5_AND_8,
                                                                                                   pair_tile(c))) else 0
 
 
+# specs/wuhan.mj:107
 cdef long long fan_08(Ctx* c) noexcept nogil:
     # fan 小胡 "Small win (屁胡)" 0: 碰碰胡 + 清一色 + 风一色 + 将一色 + 全求人 + 海底捞 + 杠上花 + 抢杠 == 0
     return 1 if (plus(c,
@@ -855,87 +872,104 @@ cdef long long fan_08(Ctx* c) noexcept nogil:
                       c.n[FAN_07_ROBBING_A_KONG]) == 0) else 0
 
 
+# specs/wuhan.mj:110
 cdef long long fan_09_openings(Ctx* c) noexcept nogil:
     # fan 开口翻 "Openings" 1 each: count(groups, declared and opens) if 口口翻 else (1 if opened else 0)
-    return max((count_02_groups(c) if c.h.options[OPTION_0] else 1 if c.opened else 0), 0)
+    return max((count_02_groups(c) if c.h.options[OPT_0] else 1 if c.opened else 0), 0)
 
 
+# specs/wuhan.mj:111
 cdef long long fan_10(Ctx* c) noexcept nogil:
     # fan 明杠 "Exposed kong (直杠 or 蓄杠)" 1 each: count(kongs, exposed)
     return max(count_03_kongs(c), 0)
 
 
+# specs/wuhan.mj:112
 cdef long long fan_11_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed kong" 2 each: count(kongs, concealed)
     return max(count_04_kongs(c), 0)
 
 
+# specs/wuhan.mj:113
 cdef long long fan_12_red_dragon_laid_aside(Ctx* c) noexcept nogil:
     # fan 红中杠 "Red dragon laid aside" 1 each: count(groups, 红中杠)
     return max(count_05_groups(c), 0)
 
 
+# specs/wuhan.mj:114
 cdef long long fan_13_pizi_laid_aside(Ctx* c) noexcept nogil:
     # fan 痞子杠 "Pizi laid aside" 1 each: count(groups, 痞子杠)
     return max(count_06_groups(c), 0)
 
 
+# specs/wuhan.mj:115
 cdef long long fan_14_wild_laid_aside(Ctx* c) noexcept nogil:
     # fan 癞子杠 "Wild laid aside" 2 each: count(groups, 癞子杠)
     return max(count_07_groups(c), 0)
 
 
+# specs/wuhan.mj:116
 cdef long long fan_15_hard_win(Ctx* c) noexcept nogil:
     # fan 硬胡 "Hard win" 1: wilds == 0 or (wilds == 1 and substituted == 0 and not any(tiles, 癞子 and honor))
     return 1 if ((wilds_held(c) == 0) or ((wilds_held(c) == 1) and (c.substituted == 0)
                                           and (not any_08_tiles(c)))) else 0
 
 
+# specs/wuhan.mj:118
 cdef long long fan_16(Ctx* c) noexcept nogil:
     # fan 自摸 "Self-drawn 小胡" 1: 小胡 and self_drawn
     return 1 if ((c.n[FAN_08] != 0) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/wuhan.mj:119
 cdef long long fan_17(Ctx* c) noexcept nogil:
     # fan 庄家 "The dealer wins a 小胡" 1: 小胡 and is_dealer
     return 1 if ((c.n[FAN_08] != 0) and (c.h.seat == c.h.dealer)) else 0
 
 
+# specs/wuhan.mj:122
 cdef long long fan_18_loser_s_openings(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家开口翻 "Loser's openings" 1 each: count(loser_melds, opens) if 口口翻 else (1 if loser.opened else 0)
-    return max((count_09_loser_melds(c, loser) if c.h.options[OPTION_0] else 1 if c.losers[loser].opened else 0), 0)
+    return max((count_09_loser_melds(c, loser) if c.h.options[OPT_0] else 1 if c.losers[loser].opened else 0), 0)
 
 
+# specs/wuhan.mj:123
 cdef long long fan_19_loser_s_exposed_kongs(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家明杠 "Loser's exposed kongs" 1 each: count(loser_melds, kong and exposed)
     return max(count_10_loser_melds(c, loser), 0)
 
 
+# specs/wuhan.mj:124
 cdef long long fan_20_loser_s_concealed_kongs(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家暗杠 "Loser's concealed kongs" 2 each: count(loser_melds, kong and concealed)
     return max(count_11_loser_melds(c, loser), 0)
 
 
+# specs/wuhan.mj:125
 cdef long long fan_21_loser_s_red_dragons_laid_aside(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家红中杠 "Loser's red dragons laid aside" 1 each: count(loser_melds, 红中杠)
     return max(count_12_loser_melds(c, loser), 0)
 
 
+# specs/wuhan.mj:126
 cdef long long fan_22_loser_s_pizi_laid_aside(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家痞子杠 "Loser's pizi laid aside" 1 each: count(loser_melds, 痞子杠)
     return max(count_13_loser_melds(c, loser), 0)
 
 
+# specs/wuhan.mj:127
 cdef long long fan_23_loser_s_wilds_laid_aside(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家癞子杠 "Loser's wilds laid aside" 2 each: count(loser_melds, 癞子杠)
     return max(count_14_loser_melds(c, loser), 0)
 
 
+# specs/wuhan.mj:128
 cdef long long fan_24(Ctx* c, int loser) noexcept nogil:
     # loser fan 放炮 "Discarded into a 小胡" 1: 小胡 and loser.discarder
     return 1 if ((c.n[FAN_08] != 0) and c.losers[loser].discarder) else 0
 
 
+# specs/wuhan.mj:129
 cdef long long fan_25(Ctx* c, int loser) noexcept nogil:
     # loser fan 庄闲 "The dealer loses a 小胡" 1: 小胡 and loser.dealer
     return 1 if ((c.n[FAN_08] != 0) and c.losers[loser].dealer) else 0
@@ -970,6 +1004,7 @@ cdef void value_fans(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- results of a reading (score:)
 
 
+# specs/wuhan.mj:135
 cdef long long score_0(Ctx* c) noexcept nogil:
     # let 大胡数 = 碰碰胡 + 清一色 + 风一色 + 将一色 + 全求人 + 海底捞 + 杠上花 + 抢杠
     return plus(c, plus(c,
@@ -977,10 +1012,12 @@ cdef long long score_0(Ctx* c) noexcept nogil:
                         c.n[FAN_06_WIN_ON_A_KONG_S_REPLACEMENT]), c.n[FAN_07_ROBBING_A_KONG])
 
 
+# specs/wuhan.mj:136
 cdef long long score_1_value(Ctx* c) noexcept nogil:
     # let value = (1 if 大胡数 == 0 else 10 * (大胡数 if 累加 else 1)) * 2 ^ total
-    return times(c, (1 if (score_0(c) == 0) else times(c, 10, (score_0(c) if c.h.options[OPTION_2] else 1))),
-                 power(c, 2, c.total))
+    return times(c, (1 if (score_0(c) == 0) else times(c, 10, (score_0(c) if c.h.options[OPT_2] else 1))), power(c,
+                                                                                                                 2,
+                                                                                                                 c.total))
 
 
 cdef void score_reading(Ctx* c) noexcept nogil:
@@ -990,27 +1027,32 @@ cdef void score_reading(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- settlement values (let)
 
 
+# specs/wuhan.mj:139
 cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 赢家下铺 = total - 自摸 - 庄家
     return minus(c, minus(c, c.total, c.n[FAN_16]), c.n[FAN_17])
 
 
+# specs/wuhan.mj:140
 cdef long long let_settle_1(Ctx* c, int loser) noexcept nogil:
     # let 输家下铺 = loser_total - 放炮 - 庄闲
     return minus(c, minus(c, c.share_total[loser], fan_24(c, loser)), fan_25(c, loser))
 
 
+# specs/wuhan.mj:141
 cdef long long let_settle_2(Ctx* c, int loser) noexcept nogil:
     # let 算自摸 = self_drawn and 杠上花 + 海底捞 == 0
     return (c.h.context[CTX_self_drawn]
             and (plus(c, c.n[FAN_06_WIN_ON_A_KONG_S_REPLACEMENT], c.n[FAN_05_SELF_DRAWN_FROM_THE_LAST_TILES]) == 0))
 
 
+# specs/wuhan.mj:142
 cdef long long let_settle_3(Ctx* c, int loser) noexcept nogil:
     # let 大胡底 = 10 * (大胡数 if 累加 else 1)
-    return times(c, 10, (score_0(c) if c.h.options[OPTION_2] else 1))
+    return times(c, 10, (score_0(c) if c.h.options[OPT_2] else 1))
 
 
+# specs/wuhan.mj:143
 cdef long long let_settle_4(Ctx* c, int loser) noexcept nogil:
     # let 底 = 1 if 大胡数 == 0 else (大胡底 * 3 / 2 if 算自摸 or loser.discarder else 大胡底)
     return (1 if (score_0(c) == 0) else divide(c, times(c, let_settle_3(c, loser), 3),
@@ -1018,22 +1060,24 @@ cdef long long let_settle_4(Ctx* c, int loser) noexcept nogil:
             else let_settle_3(c, loser))
 
 
+# specs/wuhan.mj:144
 cdef long long let_settle_5(Ctx* c, int loser) noexcept nogil:
     # let 所输 = 底 * 2 ^ (total + loser_total)
     return times(c, let_settle_4(c, loser), power(c, 2, plus(c, c.total, c.share_total[loser])))
 
 
+# specs/wuhan.mj:145
 cdef long long let_settle_6(Ctx* c, int loser) noexcept nogil:
     # let 金顶局 = 封顶 > 0 and all(losers, 所输 > 封顶)
-    return ((c.h.options[OPTION_3] > 0) and all_16_losers(c, loser))
+    return ((c.h.options[OPT_3] > 0) and all_16_losers(c, loser))
 
 
+# specs/wuhan.mj:146
 cdef long long let_settle_7(Ctx* c, int loser) noexcept nogil:
     # let 应付 = (金顶 if loser.opened else 光明顶) if 金顶局 else (min(所输, 封顶) if 封顶 > 0 else 所输)
-    return ((c.h.options[OPTION_4] if c.losers[loser].opened
-             else c.h.options[OPTION_5]) if (let_settle_6(c, loser) != 0) else min(let_settle_5(c, loser),
-                                                                                   c.h.options[OPTION_3]) if (c.h.options[OPTION_3] > 0)
-            else let_settle_5(c, loser))
+    return ((c.h.options[OPT_4] if c.losers[loser].opened else c.h.options[OPT_5]) if (let_settle_6(c, loser) != 0)
+            else min(let_settle_5(c, loser), c.h.options[OPT_3]) if (c.h.options[OPT_3] > 0) else let_settle_5(c,
+                                                                                                               loser))
 
 # ================================================================ settlement
 
@@ -1052,12 +1096,14 @@ cdef void loser_fans(Ctx* c, int loser, long long* n, long long* v) noexcept nog
 
 cdef int unmet_settle_requirement(Ctx* c) noexcept nogil:
     """The first requirement of `settle:` the win does not meet, -1 when it meets them all."""
+    # specs/wuhan.mj:147
     # require 起胡: all(losers, 赢家下铺 + 输家下铺 >= 起胡)
     if not all_17_losers(c):
         return 0
     return -1
 
 
+# specs/wuhan.mj:148
 cdef void liable(Ctx* c) noexcept nogil:
     """`liable:`: the first loser (seat order) it holds for pays what every loser owes, the others nothing."""
     cdef int k
@@ -1074,12 +1120,14 @@ cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
+        # specs/wuhan.mj:149
         # self_drawn: each loser pays 应付
         for k in range(c.n_losers):
             transfer(c, k, let_settle_7(c, k))
         liable(c)
         return True
     if not c.h.self_drawn:
+        # specs/wuhan.mj:150
         # discard: each loser pays 应付
         for k in range(c.n_losers):
             transfer(c, k, let_settle_7(c, k))
@@ -2048,7 +2096,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.knitted = KNITTED_STRAIGHT
     t.n_orphans = 13
     t.orphans = ORPHANS
-    t.text_none = T_NONE
+    t.text_none = NO_TEXT
     t.code_base = CODE_BASE
     t.code_low = CODE_LOW
     t.code_high = CODE_HIGH

@@ -77,7 +77,7 @@ cdef enum:
     T_s = 13  # s
     T_p = 14  # p
     T_z = 15  # z
-    T_NONE = 16  # 
+    NO_TEXT = 16  # 
 
 TEXT_VALUES = (
     'standard',
@@ -192,22 +192,22 @@ cdef unsigned long long[1] KNITTED_STRAIGHT = [
 cdef int[13] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 # Tile sets.
-cdef unsigned long long TILESET_0 = 0x1ffULL  # 万 (Characters)
-cdef unsigned long long TILESET_1 = 0x1ffULL  # m (Characters)
-cdef unsigned long long TILESET_2 = 0x3fe00ULL  # 条 (Bamboo)
-cdef unsigned long long TILESET_3 = 0x3fe00ULL  # s (Bamboo)
-cdef unsigned long long TILESET_4 = 0x7fc0000ULL  # 筒 (Dots)
-cdef unsigned long long TILESET_5 = 0x7fc0000ULL  # p (Dots)
-cdef unsigned long long TILESET_6 = 0x3f8000000ULL  # 字 (Honors)
-cdef unsigned long long TILESET_7 = 0x3f8000000ULL  # z (Honors)
-cdef unsigned long long TILESET_8 = 0x3fc060301ULL  # 幺九 (Terminals and honors)
-cdef unsigned long long TILESET_9 = 0x4060301ULL  # 老头 (Terminals)
-cdef unsigned long long TILESET_10 = 0x78000000ULL  # 风牌 (Winds)
-cdef unsigned long long TILESET_11 = 0x380000000ULL  # 箭牌 (Dragons)
-cdef unsigned long long TILESET_12 = 0x100015c00ULL  # 绿 (Green tiles)
-cdef unsigned long long TILESET_13 = 0x867f7400ULL  # 推不倒牌 (Reversible tiles)
-cdef unsigned long long TILESET_14 = 0x2a954aaULL  # 双数 (Even ranks)
-cdef unsigned long long TILESET_15 = 0x402010ULL  # 五 (Fives)
+cdef unsigned long long TILES_CHARACTERS = 0x1ffULL  # 万 (Characters)
+cdef unsigned long long TILES_m = 0x1ffULL  # m (Characters)
+cdef unsigned long long TILES_BAMBOO = 0x3fe00ULL  # 条 (Bamboo)
+cdef unsigned long long TILES_s = 0x3fe00ULL  # s (Bamboo)
+cdef unsigned long long TILES_DOTS = 0x7fc0000ULL  # 筒 (Dots)
+cdef unsigned long long TILES_p = 0x7fc0000ULL  # p (Dots)
+cdef unsigned long long TILES_HONORS = 0x3f8000000ULL  # 字 (Honors)
+cdef unsigned long long TILES_z = 0x3f8000000ULL  # z (Honors)
+cdef unsigned long long TILES_TERMINALS_AND_HONORS = 0x3fc060301ULL  # 幺九 (Terminals and honors)
+cdef unsigned long long TILES_TERMINALS = 0x4060301ULL  # 老头 (Terminals)
+cdef unsigned long long TILES_WINDS = 0x78000000ULL  # 风牌 (Winds)
+cdef unsigned long long TILES_DRAGONS = 0x380000000ULL  # 箭牌 (Dragons)
+cdef unsigned long long TILES_GREEN_TILES = 0x100015c00ULL  # 绿 (Green tiles)
+cdef unsigned long long TILES_REVERSIBLE_TILES = 0x867f7400ULL  # 推不倒牌 (Reversible tiles)
+cdef unsigned long long TILES_EVEN_RANKS = 0x2a954aaULL  # 双数 (Even ranks)
+cdef unsigned long long TILES_FIVES = 0x402010ULL  # 五 (Fives)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
@@ -329,8 +329,8 @@ cdef enum:  # context slots
 
 
 cdef enum:  # option slots
-    OPTION_0 = 0  # 起胡
-    OPTION_1 = 1  # 可胡七对
+    OPT_0 = 0  # 起胡
+    OPT_1 = 1  # 可胡七对
 
 OPTIONS = {
     '起胡': 0,
@@ -494,7 +494,7 @@ cdef long long count_00_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_6) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_HONORS) == 0):
             found += 1
     return found
 
@@ -572,99 +572,118 @@ cdef long long count_05_kinds(Ctx* c) noexcept nogil:
 
 cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
+    # specs/yangzhou.mj:52
     # require 七对许可: shape != seven_pairs or 可胡七对
-    if not ((c.d.shape != T_seven_pairs) or c.h.options[OPTION_1]):
+    if not ((c.d.shape != T_seven_pairs) or c.h.options[OPT_1]):
         return 0
     return -1
 
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
+# specs/yangzhou.mj:56
 cdef long long fan_00_base(Ctx* c) noexcept nogil:
     # fan 屁胡 "Base" 2: shape == standard or shape == seven_pairs
     return 1 if ((c.d.shape == T_standard) or (c.d.shape == T_seven_pairs)) else 0
 
 
+# specs/yangzhou.mj:59
 cdef long long fan_01_flower(Ctx* c) noexcept nogil:
     # fan 花 "Flower" 1 each: flowers
     return max(c.h.context[CTX_flowers], 0)
 
 
+# specs/yangzhou.mj:61
 cdef long long fan_02_honor_pung(Ctx* c) noexcept nogil:
     # fan 字刻 "Honor pung" 1 each: count(pungs, 字)
     return max(count_00_pungs(c), 0)
 
 
+# specs/yangzhou.mj:63
 cdef long long fan_03_exposed_kong(Ctx* c) noexcept nogil:
     # fan 明杠 "Exposed kong" 1 each: count(kongs, exposed)
     return max(count_01_kongs(c), 0)
 
 
+# specs/yangzhou.mj:64
 cdef long long fan_04_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed kong" 2 each: count(kongs, concealed)
     return max(count_02_kongs(c), 0)
 
 
+# specs/yangzhou.mj:65
 cdef long long fan_05_concealed_hand(Ctx* c) noexcept nogil:
     # fan 门清 "Concealed hand" 4: not opened
     return 1 if (not c.opened) else 0
 
 
+# specs/yangzhou.mj:68
 cdef long long fan_06_all_pungs(Ctx* c) noexcept nogil:
     # fan 对对胡 "All pungs" 8: shape == standard and count(chows) == 0
     return 1 if ((c.d.shape == T_standard) and (count_03_chows(c) == 0)) else 0
 
 
+# specs/yangzhou.mj:70
 cdef long long fan_07_half_flush(Ctx* c) noexcept nogil:
     # fan 混一色 "Half flush" 8: suits == 1 and any(tiles, 字)
-    return 1 if ((c.suits == 1) and ((c.held_tiles & TILESET_6) != 0)) else 0
+    return 1 if ((c.suits == 1) and ((c.held_tiles & TILES_HONORS) != 0)) else 0
 
 
+# specs/yangzhou.mj:71
 cdef long long fan_08_seven_pairs(Ctx* c) noexcept nogil:
     # fan 七对 "Seven pairs" 10: shape == seven_pairs
     return 1 if (c.d.shape == T_seven_pairs) else 0
 
 
+# specs/yangzhou.mj:73
 cdef long long fan_09_big_crane(Ctx* c) noexcept nogil:
     # fan 大吊车 "Big crane" 10: count(sets, declared and opens) == 4 and not self_drawn
     return 1 if ((count_04_sets(c) == 4) and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/yangzhou.mj:76
 cdef long long fan_10_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full flush" 16: suits == 1 and not any(tiles, 字)
-    return 1 if ((c.suits == 1) and (not ((c.held_tiles & TILESET_6) != 0))) else 0
+    return 1 if ((c.suits == 1) and (not ((c.held_tiles & TILES_HONORS) != 0))) else 0
 
 
+# specs/yangzhou.mj:77
 cdef long long fan_11_luxury_seven_pairs(Ctx* c) noexcept nogil:
     # fan 豪华七对 "Luxury seven pairs" 20: 七对 and count(kinds, copies == 4) >= 1
     return 1 if ((c.n[FAN_08_SEVEN_PAIRS] != 0) and (count_05_kinds(c) >= 1)) else 0
 
 
+# specs/yangzhou.mj:80
 cdef long long fan_12_all_honors(Ctx* c) noexcept nogil:
     # fan 字一色 "All honors" 30: all(tiles, 字)
-    return 1 if ((c.held_tiles & ~TILESET_6) == 0) else 0
+    return 1 if ((c.held_tiles & ~TILES_HONORS) == 0) else 0
 
 
+# specs/yangzhou.mj:82
 cdef long long fan_13_win_on_a_kong_replacement(Ctx* c) noexcept nogil:
     # fan 杠上开花 "Win on a kong replacement" 8: kong_replacement and self_drawn
     return 1 if (c.h.context[CTX_kong_replacement] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/yangzhou.mj:84
 cdef long long fan_14_last_tile_of_the_wall(Ctx* c) noexcept nogil:
     # fan 海底捞月 "Last tile of the wall" 8: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/yangzhou.mj:85
 cdef long long fan_15_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 抢杠胡 "Robbing a kong" 8: robbing_kong and not self_drawn
     return 1 if (c.h.context[CTX_robbing_kong] and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/yangzhou.mj:87
 cdef long long fan_16_heavenly_hand(Ctx* c) noexcept nogil:
     # fan 天胡 "Heavenly hand" 40: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/yangzhou.mj:89
 cdef long long fan_17_earthly_hand(Ctx* c) noexcept nogil:
     # fan 地胡 "Earthly hand" 40: first_turn and not is_dealer
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))) else 0
@@ -708,11 +727,13 @@ cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
+        # specs/yangzhou.mj:93
         # self_drawn: each loser pays total
         for k in range(c.n_losers):
             transfer(c, k, c.total)
         return True
     if not c.h.self_drawn:
+        # specs/yangzhou.mj:94
         # discard: discarder pays 2 * total
         for k in range(c.n_losers):
             if c.losers[k].discarder:
@@ -1028,7 +1049,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.knitted = KNITTED_STRAIGHT
     t.n_orphans = 13
     t.orphans = ORPHANS
-    t.text_none = T_NONE
+    t.text_none = NO_TEXT
     t.code_base = CODE_BASE
     t.code_low = CODE_LOW
     t.code_high = CODE_HIGH

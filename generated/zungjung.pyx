@@ -77,7 +77,7 @@ cdef enum:
     T_p = 13  # p
     T_s = 14  # s
     T_z = 15  # z
-    T_NONE = 16  # 
+    NO_TEXT = 16  # 
 
 TEXT_VALUES = (
     'standard',
@@ -192,19 +192,19 @@ cdef unsigned long long[1] KNITTED_STRAIGHT = [
 cdef int[13] ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 # Tile sets.
-cdef unsigned long long TILESET_0 = 0x1ffULL  # 萬 (Characters)
-cdef unsigned long long TILESET_1 = 0x1ffULL  # m (Characters)
-cdef unsigned long long TILESET_2 = 0x3fe00ULL  # 筒 (Dots)
-cdef unsigned long long TILESET_3 = 0x3fe00ULL  # p (Dots)
-cdef unsigned long long TILESET_4 = 0x7fc0000ULL  # 索 (Bamboo)
-cdef unsigned long long TILESET_5 = 0x7fc0000ULL  # s (Bamboo)
-cdef unsigned long long TILESET_6 = 0x3f8000000ULL  # 字 (Honors)
-cdef unsigned long long TILESET_7 = 0x3f8000000ULL  # z (Honors)
-cdef unsigned long long TILESET_8 = 0x3fc060301ULL  # 么九 (Terminals and honors)
-cdef unsigned long long TILESET_9 = 0x4060301ULL  # 老頭 (Terminals)
-cdef unsigned long long TILESET_10 = 0x7ffffffULL  # 數牌 (Number tiles)
-cdef unsigned long long TILESET_11 = 0x78000000ULL  # 風牌 (Winds)
-cdef unsigned long long TILESET_12 = 0x380000000ULL  # 箭牌 (Dragons)
+cdef unsigned long long TILES_CHARACTERS = 0x1ffULL  # 萬 (Characters)
+cdef unsigned long long TILES_m = 0x1ffULL  # m (Characters)
+cdef unsigned long long TILES_DOTS = 0x3fe00ULL  # 筒 (Dots)
+cdef unsigned long long TILES_p = 0x3fe00ULL  # p (Dots)
+cdef unsigned long long TILES_BAMBOO = 0x7fc0000ULL  # 索 (Bamboo)
+cdef unsigned long long TILES_s = 0x7fc0000ULL  # s (Bamboo)
+cdef unsigned long long TILES_HONORS = 0x3f8000000ULL  # 字 (Honors)
+cdef unsigned long long TILES_z = 0x3f8000000ULL  # z (Honors)
+cdef unsigned long long TILES_TERMINALS_AND_HONORS = 0x3fc060301ULL  # 么九 (Terminals and honors)
+cdef unsigned long long TILES_TERMINALS = 0x4060301ULL  # 老頭 (Terminals)
+cdef unsigned long long TILES_NUMBER_TILES = 0x7ffffffULL  # 數牌 (Number tiles)
+cdef unsigned long long TILES_WINDS = 0x78000000ULL  # 風牌 (Winds)
+cdef unsigned long long TILES_DRAGONS = 0x380000000ULL  # 箭牌 (Dragons)
 
 # Tile codes as written in cases, digit + suit letter: per letter a..z, the tile of digit d is
 # CODE_BASE + d for CODE_LOW <= d <= CODE_HIGH. Flowers are declared, never held in the hand. A red
@@ -324,8 +324,8 @@ cdef enum:  # context slots
 
 
 cdef enum:  # option slots
-    OPTION_par = 0
-    OPTION_uniform = 1
+    OPT_par = 0
+    OPT_uniform = 1
 
 OPTIONS = {
     'par': 0,
@@ -622,6 +622,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs, thirte
 # ---------------------------------------------------------------- named values (top-level let)
 
 
+# specs/zungjung.mj:106
 cdef long long let_0(Ctx* c) noexcept nogil:
     # let 面子和 = shape == standard
     if c.let_stamp[0] != c.stamp:  # computed once per decomposition
@@ -630,6 +631,7 @@ cdef long long let_0(Ctx* c) noexcept nogil:
     return c.let_value[0]
 
 
+# specs/zungjung.mj:107
 cdef long long let_1(Ctx* c) noexcept nogil:
     # let 暗刻數 = count(pungs, concealed)
     if c.let_stamp[1] != c.stamp:  # computed once per decomposition
@@ -638,14 +640,16 @@ cdef long long let_1(Ctx* c) noexcept nogil:
     return c.let_value[1]
 
 
+# specs/zungjung.mj:108
 cdef long long let_2(Ctx* c) noexcept nogil:
     # let 字牌數 = count(tiles, 字)
     if c.let_stamp[2] != c.stamp:  # computed once per decomposition
-        c.let_value[2] = count_held(c, TILESET_6)
+        c.let_value[2] = count_held(c, TILES_HONORS)
         c.let_stamp[2] = c.stamp
     return c.let_value[2]
 
 
+# specs/zungjung.mj:110
 cdef long long let_3(Ctx* c) noexcept nogil:
     # let 同順對 = combinations(chows, 2, same(tile))
     if c.let_stamp[3] != c.stamp:  # computed once per decomposition
@@ -654,6 +658,7 @@ cdef long long let_3(Ctx* c) noexcept nogil:
     return c.let_value[3]
 
 
+# specs/zungjung.mj:112
 cdef long long let_4(Ctx* c) noexcept nogil:
     # let 九蓮形 = (面子和 and count(groups, declared) == 0 and suits == 1 and 字牌數 == 0 and count(tiles, rank == 1) >= 3 and count(tiles, rank == 9) >= 3 and count(tiles, rank == 2) >= 1 and count(tiles, rank == 3) >= 1 and count(tiles, rank == 4) >= 1 and count(tiles, rank == 5) >= 1 and count(tiles, rank == 6) >= 1 and count(tiles, rank == 7) >= 1 and count(tiles, rank == 8) >= 1)
     if c.let_stamp[4] != c.stamp:  # computed once per decomposition
@@ -851,7 +856,7 @@ cdef long long count_13_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILESET_12) == 0)
+        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILES_DRAGONS) == 0)
                                                    or (g.tile == wind_tile(c, c.h.seat_wind))):
             found += 1
     return found
@@ -866,7 +871,7 @@ cdef long long count_14_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_12) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_DRAGONS) == 0):
             found += 1
     return found
 
@@ -879,7 +884,7 @@ cdef bint any_15_pairs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILESET_12) == 0):
+        if g.kind == PAIR and ((g.tiles & ~TILES_DRAGONS) == 0):
             return True
     return False
 
@@ -893,7 +898,7 @@ cdef long long count_16_pungs(Ctx* c) noexcept nogil:
         return 0
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILESET_11) == 0):
+        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WINDS) == 0):
             found += 1
     return found
 
@@ -906,7 +911,7 @@ cdef bint any_17_pairs(Ctx* c) noexcept nogil:
         return False
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILESET_11) == 0):
+        if g.kind == PAIR and ((g.tiles & ~TILES_WINDS) == 0):
             return True
     return False
 
@@ -1072,7 +1077,7 @@ cdef bint all_26_groups(Ctx* c) noexcept nogil:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if not ((g.tiles & TILESET_8) != 0):
+        if not ((g.tiles & TILES_TERMINALS_AND_HONORS) != 0):
             return False
     return True
 
@@ -1083,7 +1088,7 @@ cdef bint all_27_groups(Ctx* c) noexcept nogil:
     cdef const Group* g
     for k in range(c.d.n_groups):
         g = &c.d.groups[k]
-        if not ((g.tiles & TILESET_9) != 0):
+        if not ((g.tiles & TILES_TERMINALS) != 0):
             return False
     return True
 
@@ -1092,9 +1097,11 @@ cdef bint all_27_groups(Ctx* c) noexcept nogil:
 
 cdef int unmet_requirement(Ctx* c) noexcept nogil:
     """The first requirement this decomposition does not meet, -1 when it meets them all."""
+    # specs/zungjung.mj:103
     # require 嶺上自摸: not (kong_replacement and not self_drawn)
     if not (not (c.h.context[CTX_kong_replacement] and (not c.h.context[CTX_self_drawn]))):
         return 0
+    # specs/zungjung.mj:104
     # require 搶槓和: not (robbing_kong and self_drawn)
     if not (not (c.h.context[CTX_robbing_kong] and c.h.context[CTX_self_drawn])):
         return 1
@@ -1103,227 +1110,272 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- fans: occurrences before exclusions
 
 
+# specs/zungjung.mj:125
 cdef long long fan_00_all_sequences(Ctx* c) noexcept nogil:
     # fan 平和 "All Sequences" 5: count(chows) == 4
     return 1 if (count_12_chows(c) == 4) else 0
 
 
+# specs/zungjung.mj:127
 cdef long long fan_01_concealed_hand(Ctx* c) noexcept nogil:
     # fan 門前清 "Concealed Hand" 5: 面子和 and not opened
     return 1 if ((let_0(c) != 0) and (not c.opened)) else 0
 
 
+# specs/zungjung.mj:129
 cdef long long fan_02_no_terminals(Ctx* c) noexcept nogil:
     # fan 斷么九 "No Terminals" 5: not any(tiles, 么九)
-    return 1 if (not ((c.held_tiles & TILESET_8) != 0)) else 0
+    return 1 if (not ((c.held_tiles & TILES_TERMINALS_AND_HONORS) != 0)) else 0
 
 
+# specs/zungjung.mj:134
 cdef long long fan_03_mixed_one_suit(Ctx* c) noexcept nogil:
     # fan 混一色 "Mixed One-Suit" 40: suits == 1 and 字牌數 > 0
     return 1 if ((c.suits == 1) and (let_2(c) > 0)) else 0
 
 
+# specs/zungjung.mj:136
 cdef long long fan_04_pure_one_suit(Ctx* c) noexcept nogil:
     # fan 清一色 "Pure One-Suit" 80: suits == 1 and 字牌數 == 0
     return 1 if ((c.suits == 1) and (let_2(c) == 0)) else 0
 
 
+# specs/zungjung.mj:139
 cdef long long fan_05_nine_gates(Ctx* c) noexcept nogil:
     # fan 九蓮寶燈 "Nine Gates" 480: 九蓮形
     return 1 if (let_4(c) != 0) else 0
 
 
+# specs/zungjung.mj:144
 cdef long long fan_06_value_honor(Ctx* c) noexcept nogil:
     # fan 番牌 "Value Honor" 10 each: count(pungs, 箭牌 or tile == seat_wind)
     return max(count_13_pungs(c), 0)
 
 
+# specs/zungjung.mj:146
 cdef long long fan_07_small_three_dragons(Ctx* c) noexcept nogil:
     # fan 小三元 "Small Three Dragons" 40: count(pungs, 箭牌) == 2 and any(pairs, 箭牌)
     return 1 if ((count_14_pungs(c) == 2) and any_15_pairs(c)) else 0
 
 
+# specs/zungjung.mj:148
 cdef long long fan_08_big_three_dragons(Ctx* c) noexcept nogil:
     # fan 大三元 "Big Three Dragons" 130: count(pungs, 箭牌) == 3
     return 1 if (count_14_pungs(c) == 3) else 0
 
 
+# specs/zungjung.mj:151
 cdef long long fan_09_small_three_winds(Ctx* c) noexcept nogil:
     # fan 小三風 "Small Three Winds" 30: count(pungs, 風牌) == 2 and any(pairs, 風牌)
     return 1 if ((count_16_pungs(c) == 2) and any_17_pairs(c)) else 0
 
 
+# specs/zungjung.mj:153
 cdef long long fan_10_big_three_winds(Ctx* c) noexcept nogil:
     # fan 大三風 "Big Three Winds" 120: count(pungs, 風牌) == 3
     return 1 if (count_16_pungs(c) == 3) else 0
 
 
+# specs/zungjung.mj:155
 cdef long long fan_11_small_four_winds(Ctx* c) noexcept nogil:
     # fan 小四喜 "Small Four Winds" 320: count(pungs, 風牌) == 3 and any(pairs, 風牌)
     return 1 if ((count_16_pungs(c) == 3) and any_17_pairs(c)) else 0
 
 
+# specs/zungjung.mj:158
 cdef long long fan_12_big_four_winds(Ctx* c) noexcept nogil:
     # fan 大四喜 "Big Four Winds" 400: count(pungs, 風牌) == 4
     return 1 if (count_16_pungs(c) == 4) else 0
 
 
+# specs/zungjung.mj:162
 cdef long long fan_13_all_honors(Ctx* c) noexcept nogil:
     # fan 字一色 "All Honors" 320: all(tiles, 字)
-    return 1 if ((c.held_tiles & ~TILESET_6) == 0) else 0
+    return 1 if ((c.held_tiles & ~TILES_HONORS) == 0) else 0
 
 
+# specs/zungjung.mj:167
 cdef long long fan_14_all_triplets(Ctx* c) noexcept nogil:
     # fan 對對和 "All Triplets" 30: 面子和 and count(pungs) == 4
     return 1 if ((let_0(c) != 0) and (count_18_pungs(c) == 4)) else 0
 
 
+# specs/zungjung.mj:169
 cdef long long fan_15_two_concealed_triplets(Ctx* c) noexcept nogil:
     # fan 二暗刻 "Two Concealed Triplets" 5: 暗刻數 == 2
     return 1 if (let_1(c) == 2) else 0
 
 
+# specs/zungjung.mj:170
 cdef long long fan_16_three_concealed_triplets(Ctx* c) noexcept nogil:
     # fan 三暗刻 "Three Concealed Triplets" 30: 暗刻數 == 3
     return 1 if (let_1(c) == 3) else 0
 
 
+# specs/zungjung.mj:171
 cdef long long fan_17_four_concealed_triplets(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Four Concealed Triplets" 125: 暗刻數 == 4
     return 1 if (let_1(c) == 4) else 0
 
 
+# specs/zungjung.mj:174
 cdef long long fan_18_one_kong(Ctx* c) noexcept nogil:
     # fan 一槓 "One Kong" 5: count(kongs) == 1
     return 1 if (count_19_kongs(c) == 1) else 0
 
 
+# specs/zungjung.mj:175
 cdef long long fan_19_two_kong(Ctx* c) noexcept nogil:
     # fan 二槓 "Two Kong" 20: count(kongs) == 2
     return 1 if (count_19_kongs(c) == 2) else 0
 
 
+# specs/zungjung.mj:176
 cdef long long fan_20_three_kong(Ctx* c) noexcept nogil:
     # fan 三槓 "Three Kong" 120: count(kongs) == 3
     return 1 if (count_19_kongs(c) == 3) else 0
 
 
+# specs/zungjung.mj:177
 cdef long long fan_21_four_kong(Ctx* c) noexcept nogil:
     # fan 四槓 "Four Kong" 480: count(kongs) == 4
     return 1 if (count_19_kongs(c) == 4) else 0
 
 
+# specs/zungjung.mj:184
 cdef long long fan_22_two_identical_sequences(Ctx* c) noexcept nogil:
     # fan 一般高 "Two Identical Sequences" 10: 同順對 == 1
     return 1 if (let_3(c) == 1) else 0
 
 
+# specs/zungjung.mj:185
 cdef long long fan_23_two_identical_sequences_twice(Ctx* c) noexcept nogil:
     # fan 兩般高 "Two Identical Sequences Twice" 60: 同順對 == 2
     return 1 if (let_3(c) == 2) else 0
 
 
+# specs/zungjung.mj:186
 cdef long long fan_24_three_identical_sequences(Ctx* c) noexcept nogil:
     # fan 一色三同順 "Three Identical Sequences" 120: 同順對 == 3
     return 1 if (let_3(c) == 3) else 0
 
 
+# specs/zungjung.mj:187
 cdef long long fan_25_four_identical_sequences(Ctx* c) noexcept nogil:
     # fan 一色四同順 "Four Identical Sequences" 480: 同順對 == 6
     return 1 if (let_3(c) == 6) else 0
 
 
+# specs/zungjung.mj:192
 cdef long long fan_26_three_similar_sequences(Ctx* c) noexcept nogil:
     # fan 三色同順 "Three Similar Sequences" 35: combinations(chows, 3, distinct(suit) and step == 0) > 0
     return 1 if (combinations_20_chows(c) > 0) else 0
 
 
+# specs/zungjung.mj:194
 cdef long long fan_27_small_three_similar_triplets(Ctx* c) noexcept nogil:
     # fan 三色小同刻 "Small Three Similar Triplets" 30: 面子和 and pair in 數牌 and count(pungs, numbered and rank == pair.rank and suit != pair.suit) == 2
-    return 1 if ((let_0(c) != 0) and has_tile(TILESET_10, pair_tile(c)) and (count_21_pungs(c) == 2)) else 0
+    return 1 if ((let_0(c) != 0) and has_tile(TILES_NUMBER_TILES, pair_tile(c)) and (count_21_pungs(c) == 2)) else 0
 
 
+# specs/zungjung.mj:197
 cdef long long fan_28_three_similar_triplets(Ctx* c) noexcept nogil:
     # fan 三色同刻 "Three Similar Triplets" 120: combinations(pungs, 3, numbered and distinct(suit) and step == 0) > 0
     return 1 if (combinations_22_pungs(c) > 0) else 0
 
 
+# specs/zungjung.mj:204
 cdef long long fan_29_nine_tile_straight(Ctx* c) noexcept nogil:
     # fan 一氣通貫 "Nine-Tile Straight" 40: combinations(chows, 3, same(suit) and step == 3) > 0
     return 1 if (combinations_23_chows(c) > 0) else 0
 
 
+# specs/zungjung.mj:206
 cdef long long fan_30_three_consecutive_triplets(Ctx* c) noexcept nogil:
     # fan 三連刻 "Three Consecutive Triplets" 100: combinations(pungs, 3, numbered and same(suit) and step == 1) > 0
     return 1 if (combinations_24_pungs(c) > 0) else 0
 
 
+# specs/zungjung.mj:208
 cdef long long fan_31_four_consecutive_triplets(Ctx* c) noexcept nogil:
     # fan 四連刻 "Four Consecutive Triplets" 200: combinations(pungs, 4, numbered and same(suit) and step == 1) > 0
     return 1 if (combinations_25_pungs(c) > 0) else 0
 
 
+# specs/zungjung.mj:214
 cdef long long fan_32_mixed_lesser_terminals(Ctx* c) noexcept nogil:
     # fan 混全帶么 "Mixed Lesser Terminals" 40: 面子和 and all(groups, contains(么九))
     return 1 if ((let_0(c) != 0) and all_26_groups(c)) else 0
 
 
+# specs/zungjung.mj:216
 cdef long long fan_33_pure_lesser_terminals(Ctx* c) noexcept nogil:
     # fan 純全帶么 "Pure Lesser Terminals" 50: 面子和 and all(groups, contains(老頭))
     return 1 if ((let_0(c) != 0) and all_27_groups(c)) else 0
 
 
+# specs/zungjung.mj:218
 cdef long long fan_34_mixed_greater_terminals(Ctx* c) noexcept nogil:
     # fan 混么九 "Mixed Greater Terminals" 100: shape != thirteen_orphans and all(tiles, 么九)
-    return 1 if ((c.d.shape != T_thirteen_orphans) and ((c.held_tiles & ~TILESET_8) == 0)) else 0
+    return 1 if ((c.d.shape != T_thirteen_orphans) and ((c.held_tiles & ~TILES_TERMINALS_AND_HONORS) == 0)) else 0
 
 
+# specs/zungjung.mj:220
 cdef long long fan_35_pure_greater_terminals(Ctx* c) noexcept nogil:
     # fan 清么九 "Pure Greater Terminals" 400: all(tiles, 老頭)
-    return 1 if ((c.held_tiles & ~TILESET_9) == 0) else 0
+    return 1 if ((c.held_tiles & ~TILES_TERMINALS) == 0) else 0
 
 
+# specs/zungjung.mj:226
 cdef long long fan_36_final_draw(Ctx* c) noexcept nogil:
     # fan 海底撈月 "Final Draw" 10: last_tile and self_drawn
     return 1 if (c.h.context[CTX_last_tile] and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/zungjung.mj:228
 cdef long long fan_37_final_discard(Ctx* c) noexcept nogil:
     # fan 河底撈魚 "Final Discard" 10: last_tile and not self_drawn
     return 1 if (c.h.context[CTX_last_tile] and (not c.h.context[CTX_self_drawn])) else 0
 
 
+# specs/zungjung.mj:230
 cdef long long fan_38_win_on_kong(Ctx* c) noexcept nogil:
     # fan 嶺上開花 "Win on Kong" 10: kong_replacement
     return 1 if c.h.context[CTX_kong_replacement] else 0
 
 
+# specs/zungjung.mj:232
 cdef long long fan_39_robbing_a_kong(Ctx* c) noexcept nogil:
     # fan 搶槓 "Robbing a Kong" 10: robbing_kong
     return 1 if c.h.context[CTX_robbing_kong] else 0
 
 
+# specs/zungjung.mj:234
 cdef long long fan_40_blessing_of_heaven(Ctx* c) noexcept nogil:
     # fan 天和 "Blessing of Heaven" 155: first_turn and is_dealer and self_drawn
     return 1 if (c.h.context[CTX_first_turn] and (c.h.seat == c.h.dealer) and c.h.context[CTX_self_drawn]) else 0
 
 
+# specs/zungjung.mj:236
 cdef long long fan_41_blessing_of_earth(Ctx* c) noexcept nogil:
     # fan 地和 "Blessing of Earth" 155: first_turn and not is_dealer and not self_drawn and discarder == dealer
     return 1 if (c.h.context[CTX_first_turn] and (not (c.h.seat == c.h.dealer))
                  and (not c.h.context[CTX_self_drawn]) and (c.h.discarder == c.h.dealer)) else 0
 
 
+# specs/zungjung.mj:241
 cdef long long fan_42_thirteen_terminals(Ctx* c) noexcept nogil:
     # fan 十三么九 "Thirteen Terminals" 160: shape == thirteen_orphans
     return 1 if (c.d.shape == T_thirteen_orphans) else 0
 
 
+# specs/zungjung.mj:243
 cdef long long fan_43_seven_pairs(Ctx* c) noexcept nogil:
     # fan 七對子 "Seven Pairs" 30: shape == seven_pairs
     return 1 if (c.d.shape == T_seven_pairs) else 0
 
 
+# specs/zungjung.mj:248
 cdef long long fan_44_chicken_hand(Ctx* c) noexcept nogil:
     # fan 雞和 "Chicken Hand" 1: counted_fans == 0
     return 1 if (c.counted_fans == 0) else 0
@@ -1395,15 +1447,18 @@ cdef long long score_late_fans(Ctx* c) noexcept nogil:
 # ---------------------------------------------------------------- settlement values (let)
 
 
+# specs/zungjung.mj:256
 cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 放銃付 = paid if uniform or paid <= par else 3 * paid - 2 * par
-    return (paid_amount(c) if (c.h.options[OPTION_uniform] or (paid_amount(c) <= c.h.options[OPTION_par]))
-            else minus(c, times(c, 3, paid_amount(c)), times(c, 2, c.h.options[OPTION_par])))
+    return (paid_amount(c) if (c.h.options[OPT_uniform] or (paid_amount(c) <= c.h.options[OPT_par])) else minus(c,
+                                                                                                                times(c, 3, paid_amount(c)),
+                                                                                                                times(c, 2, c.h.options[OPT_par])))
 
 
+# specs/zungjung.mj:257
 cdef long long let_settle_1(Ctx* c, int loser) noexcept nogil:
     # let 旁付 = paid if uniform else min(paid, par)
-    return (paid_amount(c) if c.h.options[OPTION_uniform] else min(paid_amount(c), c.h.options[OPTION_par]))
+    return (paid_amount(c) if c.h.options[OPT_uniform] else min(paid_amount(c), c.h.options[OPT_par]))
 
 # ================================================================ settlement
 
@@ -1417,15 +1472,18 @@ cdef bint pay(Ctx* c) noexcept nogil:
     """The payments of the spec's rule for this win; False when the spec has no rule for it."""
     cdef int k
     if c.h.self_drawn:
+        # specs/zungjung.mj:258
         # self_drawn: each loser pays paid
         for k in range(c.n_losers):
             transfer(c, k, paid_amount(c))
         return True
     if not c.h.self_drawn:
+        # specs/zungjung.mj:259
         # discard: discarder pays 放銃付
         for k in range(c.n_losers):
             if c.losers[k].discarder:
                 transfer(c, k, let_settle_0(c, k))
+        # specs/zungjung.mj:259
         # discard: each other pays 旁付
         for k in range(c.n_losers):
             if not c.losers[k].discarder:
@@ -2092,7 +2150,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.knitted = KNITTED_STRAIGHT
     t.n_orphans = 13
     t.orphans = ORPHANS
-    t.text_none = T_NONE
+    t.text_none = NO_TEXT
     t.code_base = CODE_BASE
     t.code_low = CODE_LOW
     t.code_high = CODE_HIGH

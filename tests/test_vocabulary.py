@@ -39,7 +39,8 @@ def pxd_enums(text: str) -> dict[str | None, dict[str, int]]:
 
 
 def _sum(expression: str, known: dict[str, int]) -> int:
-    return sum(int(term) if term.strip().lstrip("-").isdigit() else known[term.strip()] for term in expression.split("+"))
+    return sum(int(term) if term.strip().lstrip("-").isdigit() else known[term.strip()]
+               for term in expression.split("+"))
 
 
 ENUMS = pxd_enums(CORE_PXD.read_text(encoding="utf-8"))
