@@ -5,6 +5,11 @@ so a rule that refused everything (or nothing) would fail here. Why each case ca
 beside it; the rules are dsl.cases.case.refuse_impossible (IMPOSSIBLE_RULES), and the indicator limits
 checked as a key is read (INDICATOR_LIMITS). Both back ends answer each case in the same words, and
 dropping any one rule from either of them makes the comparison fail.
+
+The compiled checker decides the rules in C, in the same order, and words a refusal with dsl.cases.case's words
+of each refusal, without read_case: every refusal it decides is tried in each spec that reads its keys (mcr,
+riichi, sichuan, sanma at three players, and shenyang and wuhan for other players' melds), alone, two at once
+(the first rule in order names the problem) and behind an invalid key or hand (validation comes first).
 """
 
 from __future__ import annotations
