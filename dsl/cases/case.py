@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dsl.cases.limits import check_case_size
@@ -127,31 +127,24 @@ def flower_limit(spec: ir.Spec) -> int:
     return declared or FLOWERS_OF_A_FULL_SET
 
 
-def _possible_seats(spec: ir.Spec, hand: Hand) -> None:
+def possible_seats(spec: ir.Spec, hand: Hand) -> None:
     context = hand.context
     if "seat_wind" in context:
         wind = str(context["seat_wind"])
-        offset = WINDS.index(wind)
-        if offset >= spec.players:
-            raise HandError(f"'seat_wind' {wind}: a table of {spec.players} has the seat winds "
-                            + ", ".join(WINDS[:spec.players]))
-        if "seat" in context and (hand.seat - hand.dealer) % spec.players != offset:
-            dealer = f"'dealer' {hand.dealer}" if "dealer" in context else f"the dealer (seat {hand.dealer} by default)"
-            actual = WINDS[(hand.seat - hand.dealer) % spec.players]
-            raise HandError(f"'seat' {hand.seat}, {dealer} and 'seat_wind' {wind} disagree: with that dealer "
-                            f"seat {hand.seat} sits {actual}")
+        if WINDS.index(wind) >= spec.players:
+            raise HandError(wind_not_at_table(wind, spec.players))
+        if "seat" in context and (hand.seat - hand.dealer) % spec.players != WINDS.index(wind):
+            raise HandError(seats_disagree(hand.seat, hand.dealer, "dealer" in context, wind, spec.players))
     if hand.seat in hand.other_melds:
-        raise HandError(f"'other_melds' names seat {hand.seat}, the winner's own seat; they are the other "
-                        "players' melds")
+        raise HandError(own_seat_in_other_melds(hand.seat))
 
 
-def _possible_discarder(spec: ir.Spec, hand: Hand) -> None:
+def possible_discarder(spec: ir.Spec, hand: Hand) -> None:
     context = hand.context
     if hand.self_drawn and "discarder" in context:
-        raise HandError(f"'discarder' {context['discarder']} on a self-drawn win ('self_drawn'): nobody "
-                        "discarded the winning tile")
+        raise HandError(discarder_on_self_draw(context["discarder"]))
     if hand.discarder == hand.seat:
-        raise HandError(f"the discarder (seat {hand.discarder}) cannot be the winner ('discarder', 'seat')")
+        raise HandError(discarder_is_winner(hand.seat))
     out = list(context.get("out", ()))  # type: ignore[call-overload]
     if len(set(out)) != len(out):
         raise HandError(f"'out' names a seat twice: {out}")
@@ -165,24 +158,22 @@ def _possible_discarder(spec: ir.Spec, hand: Hand) -> None:
         raise HandError(f"'out' names {len(out)} seats; the winner and at least one player who pays are still in")
 
 
-def _possible_flowers(spec: ir.Spec, hand: Hand) -> None:
+def possible_flowers(spec: ir.Spec, hand: Hand) -> None:
     flowers = hand.context.get("flowers", 0)
     if flowers > flower_limit(spec):  # type: ignore[operator]
-        raise HandError(f"'flowers' {flowers}: the set has {flower_limit(spec)} flower tiles")
+        raise HandError(too_many_flowers(flowers, flower_limit(spec)))
 
 
-def _possible_kong_win(spec: ir.Spec, hand: Hand) -> None:
+def possible_kong_win(spec: ir.Spec, hand: Hand) -> None:
     context = hand.context
     if context.get("kong_replacement", False):
         if not hand.self_drawn:
-            raise HandError("'kong_replacement' is a self-drawn win (the replacement tile is drawn); "
-                            "'self_drawn' is not set")
+            raise HandError(KONG_REPLACEMENT_ON_A_DISCARD)
         if not any(m.kind.shape == "kong" or m.kind.aside for m in hand.melds):
-            raise HandError("'kong_replacement': no kong among the winner's 'melds'; a replacement tile is drawn "
-                            "only after a kong")
+            raise HandError(KONG_REPLACEMENT_WITHOUT_A_KONG)
     if context.get("robbing_kong", False):
         if hand.self_drawn:
-            raise HandError("'robbing_kong' is won on another player's kong, not self-drawn ('self_drawn')")
+            raise HandError(ROBBING_KONG_SELF_DRAWN)
         if hand.win is not None:
             _robbed_tile_unshown(spec, hand, hand.win)
 
@@ -191,40 +182,102 @@ def _robbed_tile_unshown(spec: ir.Spec, hand: Hand, robbed: int) -> None:
     """The robbed player shows the other copies of a robbed tile: nobody else may show one."""
     held = hand.tiles.count(robbed) - 1
     if held:
-        raise HandError(f"'robbing_kong': the winner already holds {held} {spec.tiles[robbed].code} besides the "
-                        "winning tile; the robbed kong holds the other copies")
+        raise HandError(robbed_tile_held(held, spec.tiles[robbed].code))
     for seat, melds in hand.other_melds.items():
         if seat != hand.discarder and any(robbed in m.tiles for m in melds):
-            raise HandError(f"'robbing_kong': seat {seat} ('other_melds') shows {spec.tiles[robbed].code}; the "
-                            f"robbed kong of seat {hand.discarder} ('discarder') holds the other copies")
+            raise HandError(robbed_tile_shown(seat, spec.tiles[robbed].code, hand.discarder))  # type: ignore[arg-type]
 
 
-def _possible_turns(spec: ir.Spec, hand: Hand) -> None:
+def possible_turns(spec: ir.Spec, hand: Hand) -> None:
     if hand.context.get("last_tile", False) and hand.context.get("first_turn", False):
-        raise HandError("'last_tile' and 'first_turn' cannot both be set: the wall is not used up on the first turn")
+        raise HandError(LAST_TILE_ON_THE_FIRST_TURN)
 
 
-def _possible_riichi(spec: ir.Spec, hand: Hand) -> None:
+def possible_riichi(spec: ir.Spec, hand: Hand) -> None:
     context = hand.context
-    declared = [key for key in ("riichi", "double_riichi") if context.get(key, False)]
+    declared = [key for key in RIICHI_KEYS if context.get(key, False)]
     if context.get("ippatsu", False) and not declared:
-        raise HandError("'ippatsu' needs 'riichi' or 'double_riichi': it is a win soon after declaring riichi")
+        raise HandError(IPPATSU_WITHOUT_RIICHI)
     if not declared:
         return
-    keys = " and ".join(repr(key) for key in declared)
     opening = [m for m in hand.melds if m.kind.opens]
     if opening:
-        raise HandError(f"{keys} on an open hand ('melds': {opening[0].kind.name} "
-                        + "".join(spec.tiles[t].code for t in opening[0].tiles)
-                        + "): riichi is declared with a concealed hand")
+        codes = "".join(spec.tiles[t].code for t in opening[0].tiles)
+        raise HandError(riichi_on_an_open_hand(declared, opening[0].kind.name, codes))
     if context.get("first_turn", False):
-        raise HandError(f"{keys} with 'first_turn': riichi is declared with a discard, so the first turn is over")
+        raise HandError(riichi_on_the_first_turn(declared))
 
 
 # The rules of refuse_impossible, in the order they are applied (the first that fails names the problem). The
-# compiled checkers send every case one of them might refuse to read_case (tests/test_impossible_cases.py).
-IMPOSSIBLE_RULES = (_possible_seats, _possible_discarder, _possible_flowers, _possible_kong_win, _possible_turns,
-                    _possible_riichi)
+# compiled checkers decide them in C in this order, and hand read_case a case whose answer they cannot be sure of
+# (tests/test_impossible_cases.py).
+IMPOSSIBLE_RULES = (possible_seats, possible_discarder, possible_flowers, possible_kong_win, possible_turns,
+                    possible_riichi)
+
+
+# ---------------------------------------------------------------- the words of each refusal
+# The compiled checkers decide the same rules in C from the values their reader keeps (dsl/runtime/core.pyx,
+# Checker.refused_by) and word each refusal with these, so both back ends say the same.
+
+KONG_REPLACEMENT_ON_A_DISCARD = ("'kong_replacement' is a self-drawn win (the replacement tile is drawn); "
+                                 "'self_drawn' is not set")
+KONG_REPLACEMENT_WITHOUT_A_KONG = ("'kong_replacement': no kong among the winner's 'melds'; a replacement tile is "
+                                   "drawn only after a kong")
+ROBBING_KONG_SELF_DRAWN = "'robbing_kong' is won on another player's kong, not self-drawn ('self_drawn')"
+LAST_TILE_ON_THE_FIRST_TURN = ("'last_tile' and 'first_turn' cannot both be set: the wall is not used up on the "
+                               "first turn")
+IPPATSU_WITHOUT_RIICHI = "'ippatsu' needs 'riichi' or 'double_riichi': it is a win soon after declaring riichi"
+RIICHI_KEYS = ("riichi", "double_riichi")  # the keys that declare riichi, in the order a refusal names them
+
+
+def wind_not_at_table(wind: str, players: int) -> str:
+    return f"'seat_wind' {wind}: a table of {players} has the seat winds " + ", ".join(WINDS[:players])
+
+
+def seats_disagree(seat: int, dealer: int, dealer_given: bool, wind: str, players: int) -> str:
+    named = f"'dealer' {dealer}" if dealer_given else f"the dealer (seat {dealer} by default)"
+    return (f"'seat' {seat}, {named} and 'seat_wind' {wind} disagree: with that dealer seat {seat} sits "
+            f"{WINDS[(seat - dealer) % players]}")
+
+
+def own_seat_in_other_melds(seat: int) -> str:
+    return f"'other_melds' names seat {seat}, the winner's own seat; they are the other players' melds"
+
+
+def discarder_on_self_draw(discarder: object) -> str:
+    return f"'discarder' {discarder} on a self-drawn win ('self_drawn'): nobody discarded the winning tile"
+
+
+def discarder_is_winner(seat: int) -> str:
+    return f"the discarder (seat {seat}) cannot be the winner ('discarder', 'seat')"
+
+
+def too_many_flowers(flowers: object, limit: int) -> str:
+    return f"'flowers' {flowers}: the set has {limit} flower tiles"
+
+
+def robbed_tile_held(held: int, code: str) -> str:
+    return (f"'robbing_kong': the winner already holds {held} {code} besides the winning tile; the robbed kong "
+            "holds the other copies")
+
+
+def robbed_tile_shown(seat: int, code: str, discarder: int) -> str:
+    return (f"'robbing_kong': seat {seat} ('other_melds') shows {code}; the robbed kong of seat {discarder} "
+            "('discarder') holds the other copies")
+
+
+def riichi_on_an_open_hand(declared: Sequence[str], kind: str, codes: str) -> str:
+    """`declared`: the keys of RIICHI_KEYS set; the first opening meld, its kind and its tiles' codes."""
+    return (f"{_riichi_keys(declared)} on an open hand ('melds': {kind} {codes}): riichi is declared with a "
+            "concealed hand")
+
+
+def riichi_on_the_first_turn(declared: Sequence[str]) -> str:
+    return f"{_riichi_keys(declared)} with 'first_turn': riichi is declared with a discard, so the first turn is over"
+
+
+def _riichi_keys(declared: Sequence[str]) -> str:
+    return " and ".join(repr(key) for key in declared)
 
 
 # ---------------------------------------------------------------- the context keys

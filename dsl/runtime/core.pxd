@@ -492,7 +492,10 @@ cdef class Checker:
     cdef list cached_names  # holds the names in the caches
     cdef int n_red_suits  # the letters of the suits that have a red five
     cdef int red_suits[26]
-    # what forward_to_read_case looks at: context slots (-1: the spec has no such key) and limits
+    # what refused_by looks at: the rules of refuse_impossible in order (by Rule, n_rules of them), context
+    # slots (-1: the spec has no such key) and limits
+    cdef int n_rules
+    cdef int rule_order[16]  # MAX_RULES
     cdef int rule_slots[7]  # by RuleFlag
     cdef int slot_flowers
     cdef int flower_limit
@@ -520,11 +523,14 @@ cdef class Checker:
 
     cdef object score_hand(self, Scratch* s)
     cdef object evaluate_one(self, object case)
-    cdef bint read(self, object case, Hand* h, bint with_win) except -1
+    cdef object evaluate_in(self, object case, Scratch* s)
+    cdef int read(self, object case, Hand* h, bint with_win) except -1
     cdef bint read_options(self, object options, Hand* h) except -1
-    cdef bint forward_to_read_case(self, const Hand* h, bint seat_and_wind_given, bint discarder_given,
-                                   object others) except -1
-    cdef bint doubtful(self, const Hand* h, bint seat_and_wind_given, bint discarder_given) noexcept nogil
+    cdef int refused_by(self, const Hand* h, bint seat_given, bint wind_given, bint discarder_given,
+                        object others) except -1
+    cdef str refusal(self, int why, const Hand* h, dict case)
+    cdef str meld_kind_name(self, int kind)
+    cdef str codes(self, const Meld* meld)
     cdef bint flag(self, const Hand* h, int which) noexcept nogil
     cdef bint has_kong(self, const Hand* h) noexcept nogil
     cdef bint opened(self, const Hand* h) noexcept nogil

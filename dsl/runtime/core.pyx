@@ -7,10 +7,11 @@ Checker, whose methods are the interpreter's API: evaluate, evaluate_many, is_wi
 compact batch entry point score_many.
 
 Cases that are not plainly valid are read by dsl.cases.case.read_case, so errors are worded exactly as the
-interpreter words them; a case whose arithmetic leaves exact 64-bit integers (a fraction, an overflow, a
-division by zero) is answered by the reference interpreter, run on the IR the checker module embeds. Both
-are imported only when a case needs them, and neither imports the front end: a checker needs none of the
-compiler and no spec file.
+interpreter words them; a plainly valid case that no table can produce is refused in C by the rules of
+dsl.cases.case.refuse_impossible, in their order and in their words (that module is imported with the
+checker). A case whose arithmetic leaves exact 64-bit integers (a fraction, an overflow, a division by zero)
+is answered by the reference interpreter, run on the IR the checker module embeds, imported only when a case
+needs it. Neither imports the front end: a checker needs none of the compiler and no spec file.
 """
 
 import gc
@@ -29,6 +30,8 @@ from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_GE
                               PyUnicode_READ_CHAR)
 
 from dsl.cases.scores import Scores, compact
+from dsl.notation import HandError
+from dsl.vocabulary import WINDS
 
 # ================================================================ helpers the rules call
 
@@ -431,17 +434,137 @@ cdef void choose_sets(const Tables* t, Hand* h) noexcept nogil:
         h.wild |= h.sets[t.wild_sets[k]]
 
 
-cdef bint read_seats(const Tables* t, bint seat_given, bint discarder_given, Hand* h) noexcept nogil:
+cdef void read_seats(const Tables* t, bint seat_given, bint discarder_given, Hand* h) noexcept nogil:
     """The winner, the dealer and the discarder, defaulted as read_case defaults them (tests/test_parity.py,
-    test_conditions_read_seat_dealer_and_discarder_with_their_defaults)."""
+    test_conditions_read_seat_dealer_and_discarder_with_their_defaults). Whether they can be is left to the
+    rules (Checker.refused_by)."""
     h.self_drawn = h.context[t.ctx_self_drawn]
     h.dealer = h.context[t.ctx_dealer]
     h.seat = h.context[t.ctx_seat] if seat_given else (h.dealer + h.seat_wind) % t.n_players
     if h.self_drawn:
         h.discarder = -1
-        return True
-    h.discarder = h.context[t.ctx_discarder] if discarder_given else (h.seat + t.n_players - 1) % t.n_players
-    return h.discarder != h.seat
+    else:
+        h.discarder = h.context[t.ctx_discarder] if discarder_given else (h.seat + t.n_players - 1) % t.n_players
+
+
+# ================================================================ contexts that cannot happen
+# The rules of dsl.cases.case.refuse_impossible, decided in C from what the reader has read, so that a refused
+# case costs about what a scored one does; Checker.refusal words a refusal with read_case's own words.
+
+
+cdef enum:
+    # What Checker.read made of a case: UNREAD, READ, or a refusal (Refused).
+    UNREAD = 0  # left to dsl.cases.case.read_case
+    READ = 1  # read, and it can happen
+    MAX_RULES = 16  # rules Checker.refuse_by keeps (Checker.rule_order)
+
+
+cdef enum Refused:
+    # Each refusal of refuse_impossible's rules that C decides, in the rules' order (Checker.refusal words it).
+    WIND_NOT_AT_TABLE = 2
+    SEATS_DISAGREE
+    OWN_SEAT_IN_OTHER_MELDS
+    DISCARDER_ON_SELF_DRAW
+    DISCARDER_IS_WINNER
+    TOO_MANY_FLOWERS
+    KONG_REPLACEMENT_ON_A_DISCARD
+    KONG_REPLACEMENT_WITHOUT_A_KONG
+    ROBBING_KONG_SELF_DRAWN
+    ROBBED_TILE_HELD
+    ROBBED_TILE_SHOWN
+    LAST_TILE_ON_THE_FIRST_TURN
+    IPPATSU_WITHOUT_RIICHI
+    RIICHI_ON_AN_OPEN_HAND
+    RIICHI_ON_THE_FIRST_TURN
+
+
+cdef enum Rule:
+    # refuse_impossible's rules that C decides, in the order of RULES_IN_C.
+    RULE_UNKNOWN = -1
+    RULE_SEATS = 0
+    RULE_DISCARDER
+    RULE_FLOWERS
+    RULE_KONG_WIN
+    RULE_TURNS
+    RULE_RIICHI
+
+
+cdef int possible_seats(Checker c, const Hand* h, bint seat_given, bint wind_given, object others) except -1:
+    """dsl.cases.case.possible_seats. `others` is the case's other_melds as the reader took it: a dict keyed by
+    each seat once, as an int or one digit."""
+    cdef int players = c.t.n_players
+    if wind_given:
+        if h.seat_wind >= players:
+            return WIND_NOT_AT_TABLE
+        if seat_given and (h.seat - h.dealer + players) % players != h.seat_wind:
+            return SEATS_DISAGREE
+    if others and (h.seat in others or str(h.seat) in others):
+        return OWN_SEAT_IN_OTHER_MELDS
+    return READ
+
+
+cdef int possible_discarder(Checker c, const Hand* h, bint discarder_given) noexcept:
+    """dsl.cases.case.possible_discarder of a case without `out`: the reader leaves `out` to read_case."""
+    if h.self_drawn and discarder_given:
+        return DISCARDER_ON_SELF_DRAW
+    if h.discarder == h.seat:
+        return DISCARDER_IS_WINNER
+    if c.t.n_players < 2:  # no player to pay even with nobody out: read_case words it
+        return UNREAD
+    return READ
+
+
+cdef int possible_kong_win(Checker c, const Hand* h, object others) except -1:
+    """dsl.cases.case.possible_kong_win."""
+    if c.flag(h, SLOT_KONG_REPLACEMENT):
+        if not h.self_drawn:
+            return KONG_REPLACEMENT_ON_A_DISCARD
+        if not c.has_kong(h):
+            return KONG_REPLACEMENT_WITHOUT_A_KONG
+    if c.flag(h, SLOT_ROBBING_KONG):
+        if h.self_drawn:
+            return ROBBING_KONG_SELF_DRAWN
+        if h.win >= 0 and c.shows(h, h.win):
+            return ROBBED_TILE_HELD
+        if h.win >= 0 and others and seat_showing(c, h, others, h.win) >= 0:
+            return ROBBED_TILE_SHOWN
+    return READ
+
+
+cdef int possible_riichi(Checker c, const Hand* h) noexcept:
+    """dsl.cases.case.possible_riichi."""
+    cdef bint declared = c.flag(h, SLOT_RIICHI) or c.flag(h, SLOT_DOUBLE_RIICHI)
+    if c.flag(h, SLOT_IPPATSU) and not declared:
+        return IPPATSU_WITHOUT_RIICHI
+    if declared and c.opened(h):
+        return RIICHI_ON_AN_OPEN_HAND
+    if declared and c.flag(h, SLOT_FIRST_TURN):
+        return RIICHI_ON_THE_FIRST_TURN
+    return READ
+
+
+cdef int seat_showing(Checker c, const Hand* h, dict others, int tile) except -2:
+    """The first seat of other_melds, in the case's order, that shows the tile and is not the discarder's; -1
+    when none does. The melds are read again: the reader keeps them only for the checkers that score them
+    (Tables.extended), and they matter only to a robbed kong."""
+    cdef Meld meld
+    cdef int seat
+    for key, melds in others.items():
+        seat = key if type(key) is int else <int>(<str>key)[0] - 48  # as read_other_melds took it
+        if seat == h.discarder:
+            continue
+        for item in melds:
+            read_meld(&c.t, c.meld_kinds, item, &meld, NULL, h)
+            if count_of(&meld, tile):
+                return seat
+    return -1
+
+
+cdef inline int count_of(const Meld* meld, int tile) noexcept:
+    cdef int k, n = 0
+    for k in range(meld.size):
+        n += meld.tiles[k] == tile
+    return n
 
 
 # ================================================================ facts of a hand
@@ -1885,6 +2008,10 @@ cdef void pay_liable(Ctx* c, int liable) noexcept nogil:
 
 # The context keys of the flags in dsl.cases.case.refuse_impossible's rules, by RuleFlag
 RULE_FLAGS = ("kong_replacement", "robbing_kong", "last_tile", "first_turn", "ippatsu", "riichi", "double_riichi")
+# The rules of refuse_impossible that C decides, by the names of dsl.cases.case's functions (by Rule)
+RULES_IN_C = ("possible_seats", "possible_discarder", "possible_flowers", "possible_kong_win", "possible_turns",
+              "possible_riichi")
+cdef object WORDS = None  # dsl.cases.case, whose words a refusal is worded with (imported by Checker.link)
 
 
 cdef class Checker:
@@ -1931,10 +2058,11 @@ cdef class Checker:
 
     # -- reading
 
-    cdef bint read(self, object case, Hand* h, bint with_win) except -1:
-        """Fill h from a plainly valid case; False leaves the case to dsl.cases.case.read_case (errors, unusual
-        input, flags only read_case checks). with_win=False reads the case as if it had no "win"
-        (Interpreter.waits)."""
+    cdef int read(self, object case, Hand* h, bint with_win) except -1:
+        """Fill h from a plainly valid case: READ when the case can happen, the refusal (a Refused, which
+        Checker.refusal words) when a rule of dsl.cases.case.refuse_impossible refuses it, UNREAD to leave the
+        case to read_case (errors, unusual input, a context the rules in C cannot judge). with_win=False reads
+        the case as if it had no "win" (Interpreter.waits)."""
         cdef const Tables* t = &self.t
         cdef int key, kind, n, k, tile
         cdef int tiles[MAX_HAND]
@@ -1946,16 +2074,16 @@ cdef class Checker:
         cdef PyObject* value
         cdef Py_ssize_t position = 0
         if type(case) is not dict:
-            return False
+            return UNREAD
         clear(t, h)
         memset(reds, 0, sizeof(reds))
         while PyDict_Next(case, &position, &name, &value):
             key = cached_number(&self.key_cache, self.keys, self.cached_names, <object>name)
             if key < 0:
-                return False
+                return UNREAD
             kind = t.key_kind[key]
             if value == <PyObject*>None and (kind == KEY_MELDS or kind == KEY_OPTIONS or kind == KEY_OTHER_MELDS):
-                return False  # null is not a key left out: read_case refuses it
+                return UNREAD  # null is not a key left out: read_case refuses it
             if kind == KEY_HAND:
                 hand_text = <object>value
             elif kind == KEY_WIN:
@@ -1968,31 +2096,31 @@ cdef class Checker:
             elif kind == KEY_OTHER_MELDS:
                 others = <object>value
             elif not read_context(t, key, <object>value, h):
-                return False
+                return UNREAD
             else:
                 seat_given = seat_given or t.key_slot[key] == t.ctx_seat and kind == KEY_SEAT
                 discarder_given = discarder_given or t.key_slot[key] == t.ctx_discarder and kind == KEY_SEAT
                 wind_given = wind_given or t.key_slot[key] == t.ctx_seat_wind and kind == KEY_WIND
         if type(hand_text) is not str:
-            return False
+            return UNREAD
         if t.n_hand_sets:
             choose_sets(t, h)
         n = parse(t, hand_text, False, tiles, t.hand_size - 1, reds)
         if n < 0:
-            return False
+            return UNREAD
         for k in range(n):
             h.counts[tiles[k]] += 1
         if win_text is not None:
             if type(win_text) is not str or parse(t, win_text, False, tiles, 1, reds) != 1:
-                return False
+                return UNREAD
             h.win = tiles[0]
         if melds is not None and not read_melds(t, self.meld_kinds, melds, h, reds):
-            return False
+            return UNREAD
         if options is not None and not self.read_options(options, h):
-            return False
+            return UNREAD
         for k in range(self.n_red_suits):
             if reds[self.red_suits[k]] > t.red_copies:
-                return False
+                return UNREAD
             h.red += reds[self.red_suits[k]]
         memcpy(counts, h.counts, t.n_tiles * sizeof(int))
         if h.win >= 0:
@@ -2001,14 +2129,14 @@ cdef class Checker:
             for tile in range(h.melds[k].size):
                 counts[h.melds[k].tiles[tile]] += 1
         if others is not None and not read_other_melds(t, self.meld_kinds, others, h, counts):
-            return False
+            return UNREAD
         for tile in range(t.n_tiles):
             if counts[tile] > t.tile_copies[tile]:
-                return False
+                return UNREAD
         if n != t.hand_size - 1 - 3 * h.n_sets:
-            return False
-        return read_seats(t, seat_given, discarder_given, h) and not self.forward_to_read_case(
-            h, seat_given and wind_given, discarder_given, others)
+            return UNREAD
+        read_seats(t, seat_given, discarder_given, h)
+        return self.refused_by(h, seat_given, wind_given, discarder_given, others)
 
     cdef bint read_options(self, object options, Hand* h) except -1:
         """The case's options when they are plainly valid (tests/test_case_parity.py)."""
@@ -2038,46 +2166,99 @@ cdef class Checker:
                 return False
         return True
 
-    cdef bint forward_to_read_case(self, const Hand* h, bint seat_and_wind_given, bint discarder_given,
-                                   object others) except -1:
-        """A case the fast reader has read but dsl.cases.case.read_case must judge, because refuse_impossible there
-        might refuse it: a kong replacement on a discard or without a kong, a robbed kong on a self-draw, of a
-        tile the winner shows or with other players' melds to look through, the last tile on the first turn,
-        ippatsu without riichi, riichi with an opening meld or on the first turn, more flowers or indicator
-        tiles than a table has, seat and seat wind disagreeing, a discarder on a self-drawn win, the winner's
-        own seat in other_melds. Such a case goes through read_case, so whatever it decides, the compiled
-        checker answers as the interpreter does; a plainly possible one stays in C. tests/test_impossible_cases.py
+    cdef int refused_by(self, const Hand* h, bint seat_given, bint wind_given, bint discarder_given,
+                        object others) except -1:
+        """READ when the rules of dsl.cases.case.refuse_impossible let a plainly valid case be, else the first
+        refusal, taking the rules in their order (refuse_by): read_case validates everything else first, and the
+        reader only gets here with a case it found valid, so the first rule that fails is read_case's answer.
+        UNREAD when read_case must answer: more indicator tiles than a key holds (read_case refuses that as it
+        reads the key, before any rule), or a rule this runtime does not decide. tests/test_impossible_cases.py
         has a case for each rule, and sees the answers differ when either back end drops one."""
-        if self.doubtful(h, seat_and_wind_given, discarder_given):
-            return True
-        if others is not None and self.flag(h, SLOT_ROBBING_KONG):  # the robbed tile may show in other_melds
-            return True
-        return bool(others) and (h.seat in others or str(h.seat) in others)
-
-    cdef bint doubtful(self, const Hand* h, bint seat_and_wind_given, bint discarder_given) noexcept nogil:
-        """forward_to_read_case's rules that the values read decide alone (all but those reading other_melds)."""
-        cdef int k
-        if self.flag(h, SLOT_KONG_REPLACEMENT) and (not h.self_drawn or not self.has_kong(h)):
-            return True
-        if self.flag(h, SLOT_ROBBING_KONG) and (h.self_drawn or self.shows(h, h.win)):
-            return True
-        if self.flag(h, SLOT_LAST_TILE) and self.flag(h, SLOT_FIRST_TURN):
-            return True
-        if self.flag(h, SLOT_RIICHI) or self.flag(h, SLOT_DOUBLE_RIICHI):
-            if self.flag(h, SLOT_FIRST_TURN) or self.opened(h):
-                return True
-        elif self.flag(h, SLOT_IPPATSU):
-            return True
-        if self.slot_flowers >= 0 and h.context[self.slot_flowers] > self.flower_limit:
-            return True
+        cdef int k, why = READ
         for k in range(MAX_INDICATOR_KEYS):
             if h.n_indicators[k] > self.indicator_limit[k]:
-                return True
-        if h.seat_wind >= self.t.n_players or h.self_drawn and discarder_given:
-            return True
-        if seat_and_wind_given and (h.seat - h.dealer + self.t.n_players) % self.t.n_players != h.seat_wind:
-            return True
-        return False
+                return UNREAD
+        for k in range(self.n_rules):
+            if self.rule_order[k] == RULE_SEATS:
+                why = possible_seats(self, h, seat_given, wind_given, others)
+            elif self.rule_order[k] == RULE_DISCARDER:
+                why = possible_discarder(self, h, discarder_given)
+            elif self.rule_order[k] == RULE_FLOWERS:
+                why = TOO_MANY_FLOWERS if self.slot_flowers >= 0 and h.context[self.slot_flowers] > self.flower_limit \
+                    else READ
+            elif self.rule_order[k] == RULE_KONG_WIN:
+                why = possible_kong_win(self, h, others)
+            elif self.rule_order[k] == RULE_TURNS:
+                why = LAST_TILE_ON_THE_FIRST_TURN if self.flag(h, SLOT_LAST_TILE) and self.flag(h, SLOT_FIRST_TURN) \
+                    else READ
+            elif self.rule_order[k] == RULE_RIICHI:
+                why = possible_riichi(self, h)
+            else:
+                return UNREAD
+            if why != READ:
+                return why
+        return READ
+
+    cdef str refusal(self, int why, const Hand* h, dict case):
+        """The words read_case refuses a case with (dsl.cases.case: the words of each refusal); `why` is the
+        Refused that Checker.read returned for the case, h what it read."""
+        cdef int players = self.t.n_players, k, held
+        if why == WIND_NOT_AT_TABLE:
+            return WORDS.wind_not_at_table(WINDS[h.seat_wind], players)
+        if why == SEATS_DISAGREE:
+            return WORDS.seats_disagree(h.seat, h.dealer, "dealer" in case, WINDS[h.seat_wind], players)
+        if why == OWN_SEAT_IN_OTHER_MELDS:
+            return WORDS.own_seat_in_other_melds(h.seat)
+        if why == DISCARDER_ON_SELF_DRAW:
+            return WORDS.discarder_on_self_draw(h.context[self.t.ctx_discarder])
+        if why == DISCARDER_IS_WINNER:
+            return WORDS.discarder_is_winner(h.seat)
+        if why == TOO_MANY_FLOWERS:
+            return WORDS.too_many_flowers(h.context[self.slot_flowers], self.flower_limit)
+        if why == ROBBED_TILE_HELD:
+            held = h.counts[h.win]
+            for k in range(h.n_melds):
+                held += count_of(&h.melds[k], h.win)
+            return WORDS.robbed_tile_held(held, self.tile_codes[h.win])
+        if why == ROBBED_TILE_SHOWN:
+            return WORDS.robbed_tile_shown(seat_showing(self, h, case["other_melds"], h.win), self.tile_codes[h.win],
+                                           h.discarder)
+        if why == RIICHI_ON_AN_OPEN_HAND or why == RIICHI_ON_THE_FIRST_TURN:
+            declared = [key for key in WORDS.RIICHI_KEYS if self.flag(h, RULE_FLAGS.index(key))]
+            if why == RIICHI_ON_THE_FIRST_TURN:
+                return WORDS.riichi_on_the_first_turn(declared)
+            k = 0
+            while not self.t.meld_opens[h.melds[k].kind]:
+                k += 1
+            return WORDS.riichi_on_an_open_hand(declared, self.meld_kind_name(h.melds[k].kind), self.codes(&h.melds[k]))
+        return {KONG_REPLACEMENT_ON_A_DISCARD: WORDS.KONG_REPLACEMENT_ON_A_DISCARD,
+                KONG_REPLACEMENT_WITHOUT_A_KONG: WORDS.KONG_REPLACEMENT_WITHOUT_A_KONG,
+                ROBBING_KONG_SELF_DRAWN: WORDS.ROBBING_KONG_SELF_DRAWN,
+                LAST_TILE_ON_THE_FIRST_TURN: WORDS.LAST_TILE_ON_THE_FIRST_TURN,
+                IPPATSU_WITHOUT_RIICHI: WORDS.IPPATSU_WITHOUT_RIICHI}[why]
+
+    cdef str meld_kind_name(self, int kind):
+        for name, number in self.meld_kinds.items():
+            if number == kind:
+                return name
+
+    cdef str codes(self, const Meld* meld):
+        """A meld's tiles as read_case's Meld writes them: their codes in order."""
+        cdef int k
+        return "".join([self.tile_codes[meld.tiles[k]] for k in range(meld.size)])
+
+    def refuse_by(self, rules):
+        """Decide these rules of dsl.cases.case.refuse_impossible, in this order, in C: link gives it
+        IMPOSSIBLE_RULES. A rule the runtime does not decide (not in RULES_IN_C) leaves every case that gets to
+        it to read_case, so the answers stay read_case's whatever the rules are."""
+        cdef int k
+        rules = tuple(rules)
+        self.n_rules = min(len(rules), MAX_RULES)
+        for k in range(self.n_rules):
+            name = getattr(rules[k], "__name__", None)
+            self.rule_order[k] = RULES_IN_C.index(name) if name in RULES_IN_C else RULE_UNKNOWN
+        if len(rules) > MAX_RULES:  # the rules past the room: none decided, so read_case answers
+            self.rule_order[MAX_RULES - 1] = RULE_UNKNOWN
 
     cdef bint flag(self, const Hand* h, int which) noexcept nogil:
         """A flag of refuse_impossible's rules set in the case (false when the spec has no such key)."""
@@ -2132,6 +2313,8 @@ cdef class Checker:
     def link(self, str unit_word="fan"):
         """Called by the checker module once it has filled the tables."""
         cdef int k
+        global WORDS
+        from dsl.cases import case
         from dsl.vocabulary import FLOWERS_OF_A_FULL_SET, INDICATOR_LIMITS
 
         self.unit_word = unit_word
@@ -2140,6 +2323,8 @@ cdef class Checker:
         if self.scratch == NULL:
             raise MemoryError("no memory for a checker's room to score in")
         self.scratch.ctx.trial = &self.scratch.trial
+        WORDS = case
+        self.refuse_by(case.IMPOSSIBLE_RULES)
         self.find_columns()
         for k, name in enumerate(RULE_FLAGS):
             self.rule_slots[k] = self.context_slot(name)
@@ -2244,8 +2429,11 @@ cdef class Checker:
     cdef bint read_any(self, object case, Hand* h, bint with_win) except -1:
         """Fill h from any valid case: the fast reader, else dsl.cases.case.read_case (which raises HandError on an
         invalid case). False when the case does not fit the compiled checker: the interpreter answers it."""
-        if self.read(case, h, with_win):
+        cdef int read = self.read(case, h, with_win)
+        if read == READ:
             return True
+        if read != UNREAD:
+            raise HandError(self.refusal(read, h, case))
         checker = self.reference_checker()
         from dsl.cases.case import read_case, without_win
         return self.from_hand(read_case(checker.spec, case if with_win else without_win(case)), h)
@@ -2366,16 +2554,22 @@ cdef class Checker:
     cdef object evaluate_one(self, object case):
         cdef Scratch* s = self.take_scratch()
         try:
-            if not self.read(case, &s.hand, True):
-                from dsl.notation import HandError
-                try:
-                    if not self.read_any(case, &s.hand, True):
-                        return self.reference_checker().evaluate(case)
-                except HandError as exc:
-                    return {"ok": False, "error": str(exc)}
-            result = self.score_hand(s)
+            return self.evaluate_in(case, s)
         finally:
             self.give_back(s)
+
+    cdef object evaluate_in(self, object case, Scratch* s):
+        """evaluate, in the room s."""
+        cdef int read = self.read(case, &s.hand, True)
+        if read > READ:
+            return {"ok": False, "error": self.refusal(read, &s.hand, case)}
+        if read == UNREAD:
+            try:
+                if not self.read_any(case, &s.hand, True):
+                    return self.reference_checker().evaluate(case)
+            except HandError as exc:
+                return {"ok": False, "error": str(exc)}
+        result = self.score_hand(s)
         return self.reference_checker().evaluate(case) if result is None else result
 
     cdef Scratch* take_scratch(self) except NULL:
@@ -2475,7 +2669,7 @@ cdef class Checker:
         for i in range(n):
             case = batch[i]
             offsets.data.as_longlongs[i] = used
-            won = self.outcome(c, &s.hand) if self.read(case, &s.hand, True) and s.hand.win >= 0 else -2
+            won = self.outcome(c, &s.hand) if self.read(case, &s.hand, True) == READ and s.hand.win >= 0 else -2
             if won >= 0:
                 status.data.as_schars[i] = won
                 totals.data.as_longlongs[i] = c.total if c.have_best else 0
@@ -2489,7 +2683,7 @@ cdef class Checker:
                         values.data.as_longlongs[used] = c.v[counted[k]]
                         used += 1
             else:  # unusual input or arithmetic: the full path, then its result in compact form
-                used = keep_compact(compact(self.evaluate_one(case), self.fan_names), i, status, totals, fans,
+                used = keep_compact(compact(self.evaluate_in(case, s), self.fan_names), i, status, totals, fans,
                                     counts, values, errors, used)
         offsets.data.as_longlongs[n] = used
         return used
@@ -2649,8 +2843,9 @@ cdef class Checker:
                 return False
         if n != t.hand_size - 1 - 3 * h.n_sets:
             return False
-        return read_seats(t, seat_given, discarder_given, h) and not self.doubtful(
-            h, seat_given and wind_given, discarder_given)
+        read_seats(t, seat_given, discarder_given, h)
+        with gil:  # the rules of impossible contexts, in C but over the Python words of their order
+            return self.refused_by(h, seat_given, wind_given, discarder_given, None) == READ
 
     cdef bint read_row_context(self, Hand* h, const Encoded* e, Py_ssize_t i, bint* seat_given,
                                bint* discarder_given, bint* wind_given) noexcept nogil:
@@ -2790,7 +2985,7 @@ cdef class Checker:
         """The fast reader takes the case and it has a winning tile."""
         cdef Scratch* s = self.take_scratch()
         try:
-            return self.read(case, &s.hand, True) and s.hand.win >= 0
+            return self.read(case, &s.hand, True) == READ and s.hand.win >= 0
         finally:
             self.give_back(s)
 
