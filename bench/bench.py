@@ -23,10 +23,12 @@ import argparse
 import dataclasses
 import itertools
 import math
+import os
 import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import engines
@@ -35,8 +37,10 @@ import report
 from engines import Engine
 
 import dsl
+from dsl.cases.encoded import encode
 from dsl.cases.samples import random_cases
 from dsl.compiled.checkers import Checker
+from dsl.frontend import ir
 from dsl.frontend.resolve import load_spec
 from dsl.interp.interpreter import Interpreter
 from dsl.paths import bundled_specs
@@ -75,8 +79,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             rows.append(measure(name, settings))
         except UserWarning as exc:  # no compiled checker: nothing to compare
             print(f"{name}: skipped: {exc}")
-    for part in (report.overall(rows), report.dropped(rows), report.kinds(rows), report.refused(rows),
-                 report.stages(rows), report.machine(settings.repeats)):
+    for part in (report.overall(rows), report.dropped(rows), report.kinds(rows), report.encoded(rows),
+                 report.refused(rows), report.stages(rows), report.machine(settings.repeats)):
         if part:
             print(part, end="\n\n")
 
@@ -109,6 +113,7 @@ def measure(name: str, settings: Settings) -> report.Row:
     if work.mix_name == "independent":
         row.kinds = kind_rows(name, compiled, work, engine, settings)
     row.refused = refused_rates(compiled, cases, settings)
+    row.encoded = encoded_rates(spec, compiled, cases, work.inputs, engine, settings)
     row.stages = stage_profile(compiled, cases, settings.repeats)
     return row
 
@@ -283,6 +288,41 @@ def refused_rates(compiled: Checker, cases: Sequence[dict], settings: Settings) 
     best = race({"refused": lambda: each(compiled.evaluate, bad), "scored": lambda: each(compiled.evaluate, good)},
                 settings.repeats)
     return report.Refused(len(bad), len(bad) / best["refused"], len(good) / best["scored"])
+
+
+THREADS = os.cpu_count() or 1  # encoded batches scored at once, one per core
+
+
+def encoded_rates(spec: ir.Spec, compiled: Checker, cases: list[dict], inputs: list | None, engine: Engine | None,
+                  settings: Settings) -> report.Encoded | None:
+    """score_many on the hands encoded cases can state (dsl.cases.encoded.encode), as dicts and as arrays, in
+    one thread and in one thread per core (halves of the arrays), and the engine per call on the same hands."""
+    stated = [k for k, case in enumerate(cases) if encodable(spec, case)]
+    if not stated:
+        return None
+    chosen = [cases[k] for k in stated]
+    arrays = encode(spec, chosen)
+    parts = [encode(spec, chosen[k::THREADS]) for k in range(THREADS)]
+    pool = ThreadPoolExecutor(THREADS)
+    runs: dict[str, Callable[[], object]] = {
+        "dicts": lambda: compiled.score_many(chosen),  # type: ignore[attr-defined]
+        "encoded": lambda: compiled.score_many(arrays),  # type: ignore[attr-defined]
+        "threads": lambda: list(pool.map(compiled.score_many, parts)),  # type: ignore[attr-defined]
+    }
+    if engine and inputs is not None:
+        engine_inputs = [inputs[k] for k in stated]
+        runs["engine"] = lambda: each(engine.call, engine_inputs)
+    with pool:
+        best = race(runs, settings.repeats)
+    return report.Encoded(len(chosen), {name: len(chosen) / seconds for name, seconds in best.items()}, THREADS)
+
+
+def encodable(spec: ir.Spec, case: dict) -> bool:
+    try:
+        encode(spec, [case])
+    except ValueError:  # red fives, options, ...: a dict only
+        return False
+    return True
 
 
 if __name__ == "__main__":

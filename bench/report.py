@@ -32,6 +32,13 @@ class Refused:
 
 
 @dataclass
+class Encoded:
+    hands: int  # the hands encoded cases can state
+    rates: dict[str, float]  # hands per second: dicts, encoded, threads, engine (per call)
+    threads: int
+
+
+@dataclass
 class Row:
     spec: str
     mix: str
@@ -42,6 +49,7 @@ class Row:
     rates: dict[str, float]  # hands per second: interpreter, compiled, batch, compact, engine
     kinds: list[KindRow] = field(default_factory=list)
     refused: Refused | None = None
+    encoded: Encoded | None = None
     stages: dict[str, float] = field(default_factory=dict)
 
 
@@ -61,6 +69,25 @@ def overall(rows: list[Row]) -> str:
         engine = rate.get("engine")
         cells += ([f"{r.engine} {engine:,.0f}/s"] + [ratio(rate[k], engine) for k in ("compiled", "batch", "compact")]
                   if engine else ["—"] * 4)
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def encoded(rows: list[Row]) -> str:
+    """score_many on the hands encoded cases can state: from dicts, from arrays, from arrays in threads."""
+    shown = [r for r in rows if r.encoded and "engine" in r.encoded.rates]
+    if not shown:
+        return ""
+    lines = ["| spec | hands | engine, per call | score_many, dicts | ÷ engine | score_many, arrays | ÷ engine "
+             "| arrays, threads | ÷ engine |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in shown:
+        e = r.encoded
+        assert e is not None
+        engine = e.rates["engine"]
+        cells = [r.spec, f"{e.hands:,}", f"{r.engine} {engine:,.0f}/s"]
+        for name in ("dicts", "encoded", "threads"):
+            label = f" ({e.threads} threads)" if name == "threads" else ""
+            cells += [f"{e.rates[name]:,.0f}/s{label}", ratio(e.rates[name], engine)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

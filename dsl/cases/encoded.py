@@ -9,6 +9,7 @@ so that it is judged, refused or scored as that case.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -104,3 +105,83 @@ def _context_value(key: ir.ContextKey, value: int) -> object:
     if key.kind == "wind" and 0 <= value < len(WINDS):
         return WINDS[value]
     return value
+
+
+def encode(spec: ir.Spec, cases: list[dict[str, Any]], meld_columns: int = 5,
+           indicator_length: int = 5) -> dict[str, memoryview]:
+    """Case dicts as encoded cases, each array a memoryview of C-contiguous memory (no NumPy needed). A
+    ValueError names the first case the arrays cannot state: red fives, options, `other_melds`, `out`, a value
+    not of its key's type, tiles not written plainly."""
+    columns = Columns.of(spec)
+    index = {t.code: t.index for t in spec.tiles}
+    kinds = {k.name: number for number, k in enumerate(columns.melds)}
+    n, width = len(cases), len(index)
+    counts, win = array("B", bytes(n * width)), array("h", bytes(2 * n))
+    melds = array("h", [-1]) * (n * meld_columns * 2)
+    context = array("q", bytes(8 * n * len(columns.context)))
+    indicators = array("h", [-1]) * (n * len(columns.indicators) * indicator_length)
+    for i, case in enumerate(cases):
+        try:
+            _encode_case(columns, index, kinds, case, i, (counts, win, melds, context, indicators),
+                         (meld_columns, indicator_length))
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise ValueError(f"case {i} cannot be encoded ({exc}): give it as a dict") from None
+    shaped = {"counts": (counts, (n, width)), "win": (win, (n,)), "melds": (melds, (n, meld_columns, 2)),
+              "context": (context, (n, len(columns.context))),
+              "indicators": (indicators, (n, len(columns.indicators), indicator_length))}
+    # an array of no cells is left out (a view cannot take such a shape); its cases have nothing there
+    return {name: memoryview(data).cast("B").cast(data.typecode, shape)
+            for name, (data, shape) in shaped.items() if all(shape)}
+
+
+def _encode_case(columns: Columns, index: dict[str, int], kinds: dict[str, int], case: dict[str, Any], i: int,
+                 arrays: tuple[array, ...], sizes: tuple[int, int]) -> None:
+    counts, win, melds, context, indicators = arrays
+    meld_columns, length = sizes
+    known = {"hand", "win", "melds", *(k.name for k in columns.context), *columns.indicators}
+    if set(case) - known:
+        raise ValueError(f"key {sorted(set(case) - known)[0]!r}")
+    width = len(index)
+    for code in _plain_codes(case["hand"]):
+        counts[i * width + index[code]] += 1
+    (win_code,) = _plain_codes(case["win"])
+    win[i] = index[win_code]
+    codes = list(index)
+    for m, meld in enumerate(case.get("melds", [])):
+        kind, text = meld.split()
+        tile = min(index[c] for c in _plain_codes(text))
+        stated = _meld(columns.melds, codes, kinds[kind], tile).split()[1]
+        if sorted(_plain_codes(stated)) != sorted(_plain_codes(text)):
+            raise ValueError(f"{meld!r} is not the tiles of a {kind}")
+        melds[(i * meld_columns + m) * 2:(i * meld_columns + m) * 2 + 2] = array("h", [kinds[kind], tile])
+    for column, key in enumerate(columns.context):
+        value = case.get(key.name, -1 if key.kind in LEFT_OUT_KINDS else key.low)
+        if key.kind == "wind" and key.name in case:
+            value = WINDS.index(value)
+        elif type(value) not in (bool, int):
+            raise TypeError(f"{key.name!r} {value!r}")
+        context[i * len(columns.context) + column] = int(value)
+    for row, name in enumerate(columns.indicators):
+        tiles = _plain_codes(case.get(name, ""))
+        if len(tiles) > length:
+            raise ValueError(f"{name!r} has more than {length} tiles")
+        for k, code in enumerate(tiles):
+            indicators[(i * len(columns.indicators) + row) * length + k] = index[code]
+
+
+def _plain_codes(text: str) -> list[str]:
+    """'123m4p' -> ['1m', '2m', '3m', '4p']; a red five or anything but digits and suit letters is refused."""
+    if not isinstance(text, str) or "0" in text or not all(ch.isdigit() or ch.isalpha() for ch in text):
+        raise ValueError(f"{text!r} is not tiles written plainly")
+    out, digits = [], ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        elif digits:
+            out += [d + ch for d in digits]
+            digits = ""
+        else:
+            raise ValueError(f"{text!r} is not tiles written plainly")
+    if digits:
+        raise ValueError(f"{text!r} is not tiles written plainly")
+    return out

@@ -527,7 +527,7 @@ cdef class Checker:
     cdef int read(self, object case, Hand* h, bint with_win) except -1
     cdef bint read_options(self, object options, Hand* h) except -1
     cdef int refused_by(self, const Hand* h, bint seat_given, bint wind_given, bint discarder_given,
-                        object others) except -1
+                        PyObject* others) except -1 nogil
     cdef str refusal(self, int why, const Hand* h, dict case)
     cdef str meld_kind_name(self, int kind)
     cdef str codes(self, const Meld* meld)

@@ -489,21 +489,24 @@ cdef enum Rule:
     RULE_RIICHI
 
 
-cdef int possible_seats(Checker c, const Hand* h, bint seat_given, bint wind_given, object others) except -1:
-    """dsl.cases.case.possible_seats. `others` is the case's other_melds as the reader took it: a dict keyed by
-    each seat once, as an int or one digit."""
+cdef int possible_seats(Checker c, const Hand* h, bint seat_given, bint wind_given,
+                        PyObject* others) except -1 nogil:
+    """dsl.cases.case.possible_seats. `others` is the case's other_melds as the reader took it, NULL when it has
+    none: a dict keyed by each seat once, as an int or one digit."""
     cdef int players = c.t.n_players
     if wind_given:
         if h.seat_wind >= players:
             return WIND_NOT_AT_TABLE
         if seat_given and (h.seat - h.dealer + players) % players != h.seat_wind:
             return SEATS_DISAGREE
-    if others and (h.seat in others or str(h.seat) in others):
-        return OWN_SEAT_IN_OTHER_MELDS
+    if others != NULL:
+        with gil:
+            if <object>others and (h.seat in <object>others or str(h.seat) in <object>others):
+                return OWN_SEAT_IN_OTHER_MELDS
     return READ
 
 
-cdef int possible_discarder(Checker c, const Hand* h, bint discarder_given) noexcept:
+cdef int possible_discarder(Checker c, const Hand* h, bint discarder_given) noexcept nogil:
     """dsl.cases.case.possible_discarder of a case without `out`: the reader leaves `out` to read_case."""
     if h.self_drawn and discarder_given:
         return DISCARDER_ON_SELF_DRAW
@@ -514,7 +517,7 @@ cdef int possible_discarder(Checker c, const Hand* h, bint discarder_given) noex
     return READ
 
 
-cdef int possible_kong_win(Checker c, const Hand* h, object others) except -1:
+cdef int possible_kong_win(Checker c, const Hand* h, PyObject* others) except -1 nogil:
     """dsl.cases.case.possible_kong_win."""
     if c.flag(h, SLOT_KONG_REPLACEMENT):
         if not h.self_drawn:
@@ -526,12 +529,14 @@ cdef int possible_kong_win(Checker c, const Hand* h, object others) except -1:
             return ROBBING_KONG_SELF_DRAWN
         if h.win >= 0 and c.shows(h, h.win):
             return ROBBED_TILE_HELD
-        if h.win >= 0 and others and seat_showing(c, h, others, h.win) >= 0:
-            return ROBBED_TILE_SHOWN
+        if h.win >= 0 and others != NULL:
+            with gil:
+                if <object>others and seat_showing(c, h, <object>others, h.win) >= 0:
+                    return ROBBED_TILE_SHOWN
     return READ
 
 
-cdef int possible_riichi(Checker c, const Hand* h) noexcept:
+cdef int possible_riichi(Checker c, const Hand* h) noexcept nogil:
     """dsl.cases.case.possible_riichi."""
     cdef bint declared = c.flag(h, SLOT_RIICHI) or c.flag(h, SLOT_DOUBLE_RIICHI)
     if c.flag(h, SLOT_IPPATSU) and not declared:
@@ -2136,7 +2141,8 @@ cdef class Checker:
         if n != t.hand_size - 1 - 3 * h.n_sets:
             return UNREAD
         read_seats(t, seat_given, discarder_given, h)
-        return self.refused_by(h, seat_given, wind_given, discarder_given, others)
+        return self.refused_by(h, seat_given, wind_given, discarder_given,
+                               <PyObject*>others if others is not None else NULL)
 
     cdef bint read_options(self, object options, Hand* h) except -1:
         """The case's options when they are plainly valid (tests/test_case_parity.py)."""
@@ -2167,7 +2173,7 @@ cdef class Checker:
         return True
 
     cdef int refused_by(self, const Hand* h, bint seat_given, bint wind_given, bint discarder_given,
-                        object others) except -1:
+                        PyObject* others) except -1 nogil:
         """READ when the rules of dsl.cases.case.refuse_impossible let a plainly valid case be, else the first
         refusal, taking the rules in their order (refuse_by): read_case validates everything else first, and the
         reader only gets here with a case it found valid, so the first rule that fails is read_case's answer.
@@ -2844,8 +2850,7 @@ cdef class Checker:
         if n != t.hand_size - 1 - 3 * h.n_sets:
             return False
         read_seats(t, seat_given, discarder_given, h)
-        with gil:  # the rules of impossible contexts, in C but over the Python words of their order
-            return self.refused_by(h, seat_given, wind_given, discarder_given, None) == READ
+        return self.refused_by(h, seat_given, wind_given, discarder_given, NULL) == READ
 
     cdef bint read_row_context(self, Hand* h, const Encoded* e, Py_ssize_t i, bint* seat_given,
                                bint* discarder_given, bint* wind_given) noexcept nogil:
