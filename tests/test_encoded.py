@@ -171,3 +171,16 @@ def test_a_case_the_arrays_state_badly_is_an_error_entry_as_its_dict_would_be():
     assert scores.status[0] == -1 and "1m" in scores.errors[0]
     assert scores.status[1] == -1 and "last_tile" in scores.errors[1]
     assert list(scores.status[2:]) == list(checker.score_many(cases[2:]).status)
+
+
+def test_the_library_encoder_states_cases_as_their_dicts_and_names_what_it_cannot():
+    """dsl.cases.encoded.encode (memoryviews, no NumPy) gives arrays that score as the dicts do; a red five has
+    no place in the arrays, so such a case is named, not changed."""
+    from dsl.cases.encoded import encode
+
+    spec, checker, cases, _ = sample("riichi", 2000, seed=8)
+    arrays = encode(spec, cases)
+    assert same_scores(checker.score_many(arrays), checker.score_many(cases))
+    red = dict(cases[0], hand="0" + cases[0]["hand"][1:])
+    with pytest.raises(ValueError, match="case 1 cannot be encoded"):
+        encode(spec, [cases[0], red])

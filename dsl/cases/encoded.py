@@ -37,33 +37,35 @@ class Columns:
 
 
 def decode(spec: ir.Spec, arrays: Mapping[str, Any], i: int) -> dict[str, object]:
-    """Encoded case i as the case dict it stands for."""
+    """Encoded case i as the case dict it stands for (each array anything memoryview takes)."""
     columns = Columns.of(spec)
     codes = [t.code for t in spec.tiles]
-    counts = arrays["counts"][i]
-    case: dict[str, object] = {"hand": "".join(code * int(n) for code, n in zip(codes, counts, strict=True)),
-                               "win": _code(codes, int(arrays["win"][i]))}
-    melds = [_meld(columns.melds, codes, int(kind), int(tile))
-             for kind, tile in (arrays["melds"][i] if arrays.get("melds") is not None else ()) if kind >= 0]
+    views = {name: memoryview(array) for name, array in arrays.items() if array is not None}
+    counts = views["counts"]
+    case: dict[str, object] = {"hand": "".join(code * counts[i, k] for k, code in enumerate(codes)),
+                               "win": _code(codes, views["win"][i])}
+    meld_rows = views["melds"].shape[1] if "melds" in views else 0
+    melds = [_meld(columns.melds, codes, views["melds"][i, m, 0], views["melds"][i, m, 1])
+             for m in range(meld_rows) if views["melds"][i, m, 0] >= 0]
     if melds:
         case["melds"] = melds
-    row = arrays["context"][i] if arrays.get("context") is not None else ()
-    for key, value in zip(columns.context, (int(v) for v in row), strict=True):
+    for column, key in enumerate(columns.context if "context" in views else ()):
+        value = views["context"][i, column]
         if key.kind in LEFT_OUT_KINDS and value < 0:
             continue
         case[key.name] = _context_value(key, value)
-    rows = arrays["indicators"][i] if arrays.get("indicators") is not None else ()
-    for name, tiles in zip(columns.indicators, rows, strict=True):
-        shown = [int(t) for t in tiles]
+    length = views["indicators"].shape[2] if "indicators" in views else 0
+    for row, name in enumerate(columns.indicators if "indicators" in views else ()):
+        shown = [views["indicators"][i, row, k] for k in range(length)]
         shown = shown[:shown.index(-1)] if -1 in shown else shown  # -1 ends the row
-        case[name] = "".join(_code(codes, t) for t in shown)
+        case[name] = "".join(_code(codes, tile) for tile in shown)
     return case
 
 
 def decode_all(spec: ir.Spec, arrays: Mapping[str, Any]) -> list[dict[str, object]]:
     """Every encoded case as a case dict, once the arrays are checked to be what they must be."""
     check_shapes(Columns.of(spec), len(spec.tiles), arrays)
-    return [decode(spec, arrays, i) for i in range(len(arrays["counts"]))]
+    return [decode(spec, arrays, i) for i in range(memoryview(arrays["counts"]).shape[0])]
 
 
 def check_shapes(columns: Columns, tiles: int, arrays: Mapping[str, Any]) -> None:
@@ -71,16 +73,16 @@ def check_shapes(columns: Columns, tiles: int, arrays: Mapping[str, Any]) -> Non
     unknown = sorted(set(arrays) - set(ARRAYS))
     if unknown:
         raise ValueError(f"encoded cases have no array {unknown[0]!r}: " + ", ".join(ARRAYS))
-    n = len(arrays["counts"])
-    if any(len(row) != tiles for row in arrays["counts"]) or len(arrays["win"]) != n:
+    shapes = {name: memoryview(array).shape for name, array in arrays.items() if array is not None}
+    n = shapes["counts"][0]
+    if shapes["counts"] != (n, tiles) or shapes["win"] != (n,):
         raise ValueError(f"encoded cases: 'counts' is {n} x {tiles} (one column per tile) and 'win' has {n} entries")
+    if "melds" in shapes and (len(shapes["melds"]) != 3 or shapes["melds"][0] != n or shapes["melds"][2] != 2):
+        raise ValueError(f"encoded cases: 'melds' is {n} x M x 2 (meld kind, tile)")
     widths = {"context": len(columns.context), "indicators": len(columns.indicators)}
     for name, width in widths.items():
-        if arrays.get(name) is not None and (len(arrays[name]) != n or any(len(row) != width for row in arrays[name])):
+        if name in shapes and shapes[name][:2] != (n, width):
             raise ValueError(f"encoded cases: {name!r} has {n} rows of {width}")
-    if arrays.get("melds") is not None and (len(arrays["melds"]) != n
-                                            or any(len(m) != 2 for row in arrays["melds"] for m in row)):
-        raise ValueError(f"encoded cases: 'melds' is {n} x M x 2 (meld kind, tile)")
 
 
 def _code(codes: list[str], tile: int) -> str:
@@ -107,12 +109,13 @@ def _context_value(key: ir.ContextKey, value: int) -> object:
     return value
 
 
-def encode(spec: ir.Spec, cases: list[dict[str, Any]], meld_columns: int = 5,
-           indicator_length: int = 5) -> dict[str, memoryview]:
-    """Case dicts as encoded cases, each array a memoryview of C-contiguous memory (no NumPy needed). A
-    ValueError names the first case the arrays cannot state: red fives, options, `other_melds`, `out`, a value
-    not of its key's type, tiles not written plainly."""
+def encode(spec: ir.Spec, cases: list[dict[str, Any]], indicator_length: int = 5) -> dict[str, memoryview]:
+    """Case dicts as encoded cases, each array a memoryview of C-contiguous memory (no NumPy needed), with as
+    many meld columns as the case with most melds has. A ValueError names the first case the arrays cannot
+    state: red fives, options, `other_melds`, `out`, a value not of its key's type, tiles not written
+    plainly, more than `indicator_length` indicator tiles."""
     columns = Columns.of(spec)
+    meld_columns = max((len(c.get("melds", ())) for c in cases if isinstance(c.get("melds", ()), list)), default=0)
     index = {t.code: t.index for t in spec.tiles}
     kinds = {k.name: number for number, k in enumerate(columns.melds)}
     n, width = len(cases), len(index)
@@ -147,6 +150,8 @@ def _encode_case(columns: Columns, index: dict[str, int], kinds: dict[str, int],
     (win_code,) = _plain_codes(case["win"])
     win[i] = index[win_code]
     codes = list(index)
+    if not isinstance(case.get("melds", []), list):
+        raise TypeError("'melds' is not a list")
     for m, meld in enumerate(case.get("melds", [])):
         kind, text = meld.split()
         tile = min(index[c] for c in _plain_codes(text))
