@@ -1148,6 +1148,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.late_fans = False
     t.computed_values = True
     t.requirements_read_fans = False
+    t.group_masks = False
     t.count_fans = count_fans
     t.value_fans = value_fans
     t.unmet_requirement = unmet_requirement

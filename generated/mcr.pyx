@@ -889,7 +889,7 @@ cdef long long let_7(Ctx* c) noexcept nogil:
     # let 独听 = (shape_waits == 1 and not (count(sets, exposed and declared) == 4 and not self_drawn) and count(kongs) < 4)
     if c.let_stamp[7] != c.stamp:  # computed once per decomposition
         c.let_value[7] = ((not ((count_03_sets(c) == 4) and (not c.h.context[CTX_self_drawn])))
-                          and (count_04_kongs(c) < 4) and (hand_waits(c, True) == 1))
+                          and (groups_in(c.group_tiles[2], 1, ALL_TILES) < 4) and (hand_waits(c, True) == 1))
         c.let_stamp[7] = c.stamp
     return c.let_value[7]
 
@@ -898,7 +898,7 @@ cdef long long let_7(Ctx* c) noexcept nogil:
 cdef long long let_8(Ctx* c) noexcept nogil:
     # let 边张牌 = any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     if c.let_stamp[8] != c.stamp:  # computed once per decomposition
-        c.let_value[8] = any_05_chows(c)
+        c.let_value[8] = any_04_chows(c)
         c.let_stamp[8] = c.stamp
     return c.let_value[8]
 
@@ -907,7 +907,7 @@ cdef long long let_8(Ctx* c) noexcept nogil:
 cdef long long let_9(Ctx* c) noexcept nogil:
     # let 嵌张牌 = any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     if c.let_stamp[9] != c.stamp:  # computed once per decomposition
-        c.let_value[9] = any_06_chows(c)
+        c.let_value[9] = any_05_chows(c)
         c.let_stamp[9] = c.stamp
     return c.let_value[9]
 
@@ -970,21 +970,7 @@ cdef long long count_03_sets(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_04_kongs(Ctx* c) noexcept nogil:
-    # count(kongs)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == KONG:
-            found += 1
-    return found
-
-
-cdef bint any_05_chows(Ctx* c) noexcept nogil:
+cdef bint any_04_chows(Ctx* c) noexcept nogil:
     # any(chows, not declared and suit == win.suit and (rank == win.rank or rank + 2 == win.rank))
     cdef int k
     cdef const Group* g
@@ -999,7 +985,7 @@ cdef bint any_05_chows(Ctx* c) noexcept nogil:
     return False
 
 
-cdef bint any_06_chows(Ctx* c) noexcept nogil:
+cdef bint any_05_chows(Ctx* c) noexcept nogil:
     # any(chows, not declared and suit == win.suit and rank + 1 == win.rank)
     cdef int k
     cdef const Group* g
@@ -1013,7 +999,7 @@ cdef bint any_06_chows(Ctx* c) noexcept nogil:
     return False
 
 
-cdef long long count_07_groups(Ctx* c) noexcept nogil:
+cdef long long count_06_groups(Ctx* c) noexcept nogil:
     # count(groups, declared)
     cdef int k
     cdef const Group* g
@@ -1025,7 +1011,7 @@ cdef long long count_07_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_08_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_07_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 1)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1038,7 +1024,7 @@ cdef long long count_08_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_09_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_08_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 9)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1051,7 +1037,7 @@ cdef long long count_09_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_10_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_09_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 2)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1064,7 +1050,7 @@ cdef long long count_10_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_11_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_10_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 3)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1077,7 +1063,7 @@ cdef long long count_11_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_12_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_11_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 4)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1090,7 +1076,7 @@ cdef long long count_12_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_13_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_12_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 5)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1103,7 +1089,7 @@ cdef long long count_13_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_14_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_13_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 6)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1116,7 +1102,7 @@ cdef long long count_14_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_15_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_14_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 7)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1129,7 +1115,7 @@ cdef long long count_15_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_16_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_15_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, rank == 8)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1142,7 +1128,7 @@ cdef long long count_16_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_17_kinds(Ctx* c) noexcept nogil:
+cdef long long count_16_kinds(Ctx* c) noexcept nogil:
     # count(kinds)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1154,7 +1140,7 @@ cdef long long count_17_kinds(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint all_18_kinds(Ctx* c) noexcept nogil:
+cdef bint all_17_kinds(Ctx* c) noexcept nogil:
     # all(kinds, rank <= 7)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1166,7 +1152,7 @@ cdef bint all_18_kinds(Ctx* c) noexcept nogil:
     return True
 
 
-cdef bint all_19_kinds(Ctx* c) noexcept nogil:
+cdef bint all_18_kinds(Ctx* c) noexcept nogil:
     # all(kinds, rank >= 3)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1178,7 +1164,7 @@ cdef bint all_19_kinds(Ctx* c) noexcept nogil:
     return True
 
 
-cdef bint all_20_kinds(Ctx* c) noexcept nogil:
+cdef bint all_19_kinds(Ctx* c) noexcept nogil:
     # all(kinds, rank >= 2 and rank <= 8)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1190,61 +1176,7 @@ cdef bint all_20_kinds(Ctx* c) noexcept nogil:
     return True
 
 
-cdef bint any_21_pairs(Ctx* c) noexcept nogil:
-    # any(pairs, 风牌)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILES_WINDS) == 0):
-            return True
-    return False
-
-
-cdef bint any_22_pairs(Ctx* c) noexcept nogil:
-    # any(pairs, 箭牌)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILES_DRAGONS) == 0):
-            return True
-    return False
-
-
-cdef long long count_23_chows(Ctx* c) noexcept nogil:
-    # count(chows, rank == 1)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == CHOW and (TILE_RANK[g.tile] == 1):
-            found += 1
-    return found
-
-
-cdef long long count_24_chows(Ctx* c) noexcept nogil:
-    # count(chows, rank == 7)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == CHOW and (TILE_RANK[g.tile] == 7):
-            found += 1
-    return found
-
-
-cdef bint all_25_groups(Ctx* c) noexcept nogil:
+cdef bint all_20_groups(Ctx* c) noexcept nogil:
     # all(groups, not chow and 双数)
     cdef int k
     cdef const Group* g
@@ -1255,7 +1187,7 @@ cdef bint all_25_groups(Ctx* c) noexcept nogil:
     return True
 
 
-cdef bint all_26_tiles(Ctx* c) noexcept nogil:
+cdef bint all_21_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank >= 7)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1267,7 +1199,7 @@ cdef bint all_26_tiles(Ctx* c) noexcept nogil:
     return True
 
 
-cdef bint all_27_tiles(Ctx* c) noexcept nogil:
+cdef bint all_22_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank >= 4 and rank <= 6)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1279,7 +1211,7 @@ cdef bint all_27_tiles(Ctx* c) noexcept nogil:
     return True
 
 
-cdef bint all_28_tiles(Ctx* c) noexcept nogil:
+cdef bint all_23_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank <= 3)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1291,7 +1223,7 @@ cdef bint all_28_tiles(Ctx* c) noexcept nogil:
     return True
 
 
-cdef long long count_29_chows(Ctx* c) noexcept nogil:
+cdef long long count_24_chows(Ctx* c) noexcept nogil:
     # count(chows, rank == 1 and suit != pair.suit)
     cdef int k
     cdef const Group* g
@@ -1305,7 +1237,7 @@ cdef long long count_29_chows(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_30_chows(Ctx* c) noexcept nogil:
+cdef long long count_25_chows(Ctx* c) noexcept nogil:
     # count(chows, rank == 7 and suit != pair.suit)
     cdef int k
     cdef const Group* g
@@ -1319,7 +1251,7 @@ cdef long long count_30_chows(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_31_kinds(Ctx* c) noexcept nogil:
+cdef long long count_26_kinds(Ctx* c) noexcept nogil:
     # count(kinds, rank == 1)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1332,7 +1264,7 @@ cdef long long count_31_kinds(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_32_kinds(Ctx* c) noexcept nogil:
+cdef long long count_27_kinds(Ctx* c) noexcept nogil:
     # count(kinds, rank == 9)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1345,7 +1277,7 @@ cdef long long count_32_kinds(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint all_33_groups(Ctx* c) noexcept nogil:
+cdef bint all_28_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(五))
     cdef int k
     cdef const Group* g
@@ -1356,7 +1288,7 @@ cdef bint all_33_groups(Ctx* c) noexcept nogil:
     return True
 
 
-cdef long long count_34_tiles(Ctx* c) noexcept nogil:
+cdef long long count_29_tiles(Ctx* c) noexcept nogil:
     # count(tiles, numbered)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1369,7 +1301,7 @@ cdef long long count_34_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint all_35_tiles(Ctx* c) noexcept nogil:
+cdef bint all_30_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank >= 6)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1381,7 +1313,7 @@ cdef bint all_35_tiles(Ctx* c) noexcept nogil:
     return True
 
 
-cdef bint all_36_tiles(Ctx* c) noexcept nogil:
+cdef bint all_31_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered and rank <= 4)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1393,21 +1325,7 @@ cdef bint all_36_tiles(Ctx* c) noexcept nogil:
     return True
 
 
-cdef long long count_37_pungs(Ctx* c) noexcept nogil:
-    # count(pungs)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG):
-            found += 1
-    return found
-
-
-cdef bint all_38_groups(Ctx* c) noexcept nogil:
+cdef bint all_32_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(幺九))
     cdef int k
     cdef const Group* g
@@ -1418,7 +1336,7 @@ cdef bint all_38_groups(Ctx* c) noexcept nogil:
     return True
 
 
-cdef long long count_39_held_tiles(Ctx* c) noexcept nogil:
+cdef long long count_33_held_tiles(Ctx* c) noexcept nogil:
     # count(held_tiles, tile == win)
     cdef int t
     cdef unsigned long long left = c.hand_tiles
@@ -1431,7 +1349,7 @@ cdef long long count_39_held_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_40_tiles(Ctx* c) noexcept nogil:
+cdef long long count_34_tiles(Ctx* c) noexcept nogil:
     # count(tiles, tile == win)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1444,63 +1362,7 @@ cdef long long count_40_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_41_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 箭牌)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_DRAGONS) == 0):
-            found += 1
-    return found
-
-
-cdef bint any_42_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, tile == round_wind)
-    cdef int k
-    cdef const Group* g
-    cdef bint result = False  # every element is looked at, as the interpreter does
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.round_wind)):
-            result = True
-    return result
-
-
-cdef bint any_43_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, tile == seat_wind)
-    cdef int k
-    cdef const Group* g
-    cdef bint result = False  # every element is looked at, as the interpreter does
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.seat_wind)):
-            result = True
-    return result
-
-
-cdef long long count_44_chows(Ctx* c) noexcept nogil:
-    # count(chows)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == CHOW:
-            found += 1
-    return found
-
-
-cdef long long count_45_sets(Ctx* c) noexcept nogil:
+cdef long long count_35_sets(Ctx* c) noexcept nogil:
     # count(sets)
     cdef int k
     cdef const Group* g
@@ -1514,20 +1376,7 @@ cdef long long count_45_sets(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint any_46_pairs(Ctx* c) noexcept nogil:
-    # any(pairs, numbered)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~NUMBERED) == 0):
-            return True
-    return False
-
-
-cdef long long count_47_kinds(Ctx* c) noexcept nogil:
+cdef long long count_36_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4 and not konged)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1538,50 +1387,6 @@ cdef long long count_47_kinds(Ctx* c) noexcept nogil:
         if ((c.held[t] == 4) and (not has_tile(c.konged, t))):
             found += 1
     return found
-
-
-cdef long long count_48_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, numbered and 老头)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~NUMBERED) == 0)
-                                                   and ((g.tiles & ~TILES_TERMINALS) == 0)):
-            found += 1
-    return found
-
-
-cdef long long count_49_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 风牌 and tile != seat_wind and tile != round_wind)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILES_WINDS) == 0)
-                                                   and (g.tile != wind_tile(c, c.h.seat_wind))
-                                                   and (g.tile != wind_tile(c, c.h.round_wind))):
-            found += 1
-    return found
-
-
-cdef bint any_50_pairs(Ctx* c) noexcept nogil:
-    # any(pairs, tile == win)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == PAIR and (g.tile == c.win):
-            return True
-    return False
 
 # ---------------------------------------------------------------- combination fans counted together
 # Under 套算一次 / 不得相同 the combination fans of one source are counted together (dsl.interp.combinations,
@@ -1745,25 +1550,25 @@ cdef long long fan_02_all_green(Ctx* c) noexcept nogil:
 # specs/mcr.mj:82
 cdef long long fan_03_nine_gates(Ctx* c) noexcept nogil:
     # fan 九莲宝灯 "Nine Gates" 88: 面子和 and count(groups, declared) == 0 and 一色 and count(held_tiles, rank == 1) == 3 and count(held_tiles, rank == 9) == 3 and count(held_tiles, rank == 2) == 1 and count(held_tiles, rank == 3) == 1 and count(held_tiles, rank == 4) == 1 and count(held_tiles, rank == 5) == 1 and count(held_tiles, rank == 6) == 1 and count(held_tiles, rank == 7) == 1 and count(held_tiles, rank == 8) == 1
-    return 1 if ((let_3(c) != 0) and (count_07_groups(c) == 0) and (let_6(c) != 0) and (count_08_held_tiles(c) == 3)
-                 and (count_09_held_tiles(c) == 3) and (count_10_held_tiles(c) == 1)
-                 and (count_11_held_tiles(c) == 1) and (count_12_held_tiles(c) == 1)
-                 and (count_13_held_tiles(c) == 1) and (count_14_held_tiles(c) == 1)
-                 and (count_15_held_tiles(c) == 1) and (count_16_held_tiles(c) == 1)) else 0
+    return 1 if ((let_3(c) != 0) and (count_06_groups(c) == 0) and (let_6(c) != 0) and (count_07_held_tiles(c) == 3)
+                 and (count_08_held_tiles(c) == 3) and (count_09_held_tiles(c) == 1)
+                 and (count_10_held_tiles(c) == 1) and (count_11_held_tiles(c) == 1)
+                 and (count_12_held_tiles(c) == 1) and (count_13_held_tiles(c) == 1)
+                 and (count_14_held_tiles(c) == 1) and (count_15_held_tiles(c) == 1)) else 0
 
 
 # specs/mcr.mj:91
 cdef long long fan_04_four_kongs(Ctx* c) noexcept nogil:
     # fan 四杠 "Four Kongs" 88: count(kongs) == 4
-    return 1 if (count_04_kongs(c) == 4) else 0
+    return 1 if (groups_in(c.group_tiles[2], 1, ALL_TILES) == 4) else 0
 
 
 # specs/mcr.mj:93
 cdef long long fan_05_seven_shifted_pairs(Ctx* c) noexcept nogil:
     # fan 连七对 "Seven Shifted Pairs" 88: 七对和 and 一色 and count(kinds) == 7 and (all(kinds, rank <= 7) or all(kinds, rank >= 3) or all(kinds, rank >= 2 and rank <= 8))
-    return 1 if ((let_5(c) != 0) and (let_6(c) != 0) and (count_17_kinds(c) == 7) and (all_18_kinds(c)
-                                                                                       or all_19_kinds(c)
-                                                                                       or all_20_kinds(c))) else 0
+    return 1 if ((let_5(c) != 0) and (let_6(c) != 0) and (count_16_kinds(c) == 7) and (all_17_kinds(c)
+                                                                                       or all_18_kinds(c)
+                                                                                       or all_19_kinds(c))) else 0
 
 
 # specs/mcr.mj:97
@@ -1781,13 +1586,13 @@ cdef long long fan_07_all_terminals(Ctx* c) noexcept nogil:
 # specs/mcr.mj:104
 cdef long long fan_09_little_four_winds(Ctx* c) noexcept nogil:
     # fan 小四喜 "Little Four Winds" 64: 三风刻 and any(pairs, 风牌)
-    return 1 if ((c.n[FAN_08_BIG_THREE_WINDS] != 0) and any_21_pairs(c)) else 0
+    return 1 if ((c.n[FAN_08_BIG_THREE_WINDS] != 0) and ((c.group_tiles[3][0] & TILES_WINDS) != 0)) else 0
 
 
 # specs/mcr.mj:106
 cdef long long fan_11_little_three_dragons(Ctx* c) noexcept nogil:
     # fan 小三元 "Little Three Dragons" 64: 双箭刻 and any(pairs, 箭牌)
-    return 1 if ((c.n[FAN_10_TWO_DRAGONS_PUNGS] != 0) and any_22_pairs(c)) else 0
+    return 1 if ((c.n[FAN_10_TWO_DRAGONS_PUNGS] != 0) and ((c.group_tiles[3][0] & TILES_DRAGONS) != 0)) else 0
 
 
 # specs/mcr.mj:108
@@ -1805,14 +1610,15 @@ cdef long long fan_13_four_concealed_pungs(Ctx* c) noexcept nogil:
 # specs/mcr.mj:112
 cdef long long fan_14_pure_terminal_chows(Ctx* c) noexcept nogil:
     # fan 一色双龙会 "Pure Terminal Chows" 64: 面子和 and 一色 and count(chows, rank == 1) == 2 and count(chows, rank == 7) == 2 and pair in 五
-    return 1 if ((let_3(c) != 0) and (let_6(c) != 0) and (count_23_chows(c) == 2) and (count_24_chows(c) == 2)
-                 and has_tile(TILES_FIVES, pair_tile(c))) else 0
+    return 1 if ((let_3(c) != 0) and (let_6(c) != 0) and (groups_in(c.group_tiles[0], 4, 0x40201ULL) == 2)
+                 and (groups_in(c.group_tiles[0], 4, 0x1008040ULL) == 2) and has_tile(TILES_FIVES,
+                                                                                      pair_tile(c))) else 0
 
 
 # specs/mcr.mj:128
 cdef long long fan_18_three_kongs(Ctx* c) noexcept nogil:
     # fan 三杠 "Three Kongs" 32: count(kongs) == 3
-    return 1 if (count_04_kongs(c) == 3) else 0
+    return 1 if (groups_in(c.group_tiles[2], 1, ALL_TILES) == 3) else 0
 
 
 # specs/mcr.mj:129
@@ -1837,7 +1643,7 @@ cdef long long fan_21_greater_honors_and_knitted_tiles(Ctx* c) noexcept nogil:
 # specs/mcr.mj:138
 cdef long long fan_22_all_even_pungs(Ctx* c) noexcept nogil:
     # fan 全双刻 "All Even Pungs" 24: 面子和 and all(groups, not chow and 双数)
-    return 1 if ((let_3(c) != 0) and all_25_groups(c)) else 0
+    return 1 if ((let_3(c) != 0) and all_20_groups(c)) else 0
 
 
 # specs/mcr.mj:140
@@ -1850,34 +1656,34 @@ cdef long long fan_23_full_flush(Ctx* c) noexcept nogil:
 cdef long long fan_26_upper_tiles(Ctx* c) noexcept nogil:
     # fan 全大 "Upper Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 7)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
-                 and all_26_tiles(c)) else 0
+                 and all_21_tiles(c)) else 0
 
 
 # specs/mcr.mj:148
 cdef long long fan_27_middle_tiles(Ctx* c) noexcept nogil:
     # fan 全中 "Middle Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 4 and rank <= 6)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
-                 and all_27_tiles(c)) else 0
+                 and all_22_tiles(c)) else 0
 
 
 # specs/mcr.mj:150
 cdef long long fan_28_lower_tiles(Ctx* c) noexcept nogil:
     # fan 全小 "Lower Tiles" 24: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank <= 3)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
-                 and all_28_tiles(c)) else 0
+                 and all_23_tiles(c)) else 0
 
 
 # specs/mcr.mj:156
 cdef long long fan_30_three_suited_terminal_chows(Ctx* c) noexcept nogil:
     # fan 三色双龙会 "Three-Suited Terminal Chows" 16: 面子和 and pair in 五 and count(chows, rank == 1 and suit != pair.suit) == 2 and count(chows, rank == 7 and suit != pair.suit) == 2 and count(kinds, rank == 1) == 2 and count(kinds, rank == 9) == 2
-    return 1 if ((let_3(c) != 0) and has_tile(TILES_FIVES, pair_tile(c)) and (count_29_chows(c) == 2)
-                 and (count_30_chows(c) == 2) and (count_31_kinds(c) == 2) and (count_32_kinds(c) == 2)) else 0
+    return 1 if ((let_3(c) != 0) and has_tile(TILES_FIVES, pair_tile(c)) and (count_24_chows(c) == 2)
+                 and (count_25_chows(c) == 2) and (count_26_kinds(c) == 2) and (count_27_kinds(c) == 2)) else 0
 
 
 # specs/mcr.mj:162
 cdef long long fan_32_all_fives(Ctx* c) noexcept nogil:
     # fan 全带五 "All Fives" 16: 面子和 and all(groups, contains(五))
-    return 1 if ((let_3(c) != 0) and all_33_groups(c)) else 0
+    return 1 if ((let_3(c) != 0) and all_28_groups(c)) else 0
 
 
 # specs/mcr.mj:165
@@ -1896,21 +1702,21 @@ cdef long long fan_35_lesser_honors_and_knitted_tiles(Ctx* c) noexcept nogil:
 cdef long long fan_36_knitted_straight(Ctx* c) noexcept nogil:
     # fan 组合龙 "Knitted Straight" 12: shape == knitted_straight or (shape == honors_and_knitted and count(tiles, numbered) == 9)
     return 1 if ((c.d.shape == T_knitted_straight) or ((c.d.shape == T_honors_and_knitted)
-                                                       and (count_34_tiles(c) == 9))) else 0
+                                                       and (count_29_tiles(c) == 9))) else 0
 
 
 # specs/mcr.mj:174
 cdef long long fan_37_upper_four(Ctx* c) noexcept nogil:
     # fan 大于五 "Upper Four" 12: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank >= 6)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
-                 and all_35_tiles(c)) else 0
+                 and all_30_tiles(c)) else 0
 
 
 # specs/mcr.mj:176
 cdef long long fan_38_lower_four(Ctx* c) noexcept nogil:
     # fan 小于五 "Lower Four" 12: (面子和 or 七对和) and not 连七对 and all(tiles, numbered and rank <= 4)
     return 1 if (((let_3(c) != 0) or (let_5(c) != 0)) and (not (c.n[FAN_05_SEVEN_SHIFTED_PAIRS] != 0))
-                 and all_36_tiles(c)) else 0
+                 and all_31_tiles(c)) else 0
 
 
 # specs/mcr.mj:183
@@ -1952,7 +1758,7 @@ cdef long long fan_47_robbing_the_kong(Ctx* c) noexcept nogil:
 # specs/mcr.mj:199
 cdef long long fan_48_all_pungs(Ctx* c) noexcept nogil:
     # fan 碰碰和 "All Pungs" 6: count(pungs) == 4
-    return 1 if (count_37_pungs(c) == 4) else 0
+    return 1 if (groups_in(c.group_tiles[1], 1, ALL_TILES) == 4) else 0
 
 
 # specs/mcr.mj:201
@@ -1989,7 +1795,7 @@ cdef long long fan_54_concealed_kong_and_melded_kong(Ctx* c) noexcept nogil:
 # specs/mcr.mj:216
 cdef long long fan_55_outside_hand(Ctx* c) noexcept nogil:
     # fan 全带幺 "Outside Hand" 4: 面子和 and all(groups, contains(幺九))
-    return 1 if ((let_3(c) != 0) and all_38_groups(c)) else 0
+    return 1 if ((let_3(c) != 0) and all_32_groups(c)) else 0
 
 
 # specs/mcr.mj:217
@@ -2007,26 +1813,26 @@ cdef long long fan_57_two_melded_kongs(Ctx* c) noexcept nogil:
 # specs/mcr.mj:220
 cdef long long fan_58_last_tile(Ctx* c) noexcept nogil:
     # fan 和绝张 "Last Tile" 4: (fourth_tile and count(held_tiles, tile == win) == 0) or count(tiles, tile == win) - count(held_tiles, tile == win) == 4
-    return 1 if ((c.h.context[CTX_fourth_tile] and (count_39_held_tiles(c) == 0))
-                 or (minus(c, count_40_tiles(c), count_39_held_tiles(c)) == 4)) else 0
+    return 1 if ((c.h.context[CTX_fourth_tile] and (count_33_held_tiles(c) == 0))
+                 or (minus(c, count_34_tiles(c), count_33_held_tiles(c)) == 4)) else 0
 
 
 # specs/mcr.mj:227
 cdef long long fan_59_dragon_pung(Ctx* c) noexcept nogil:
     # fan 箭刻 "Dragon Pung" 2 each: count(pungs, 箭牌)
-    return max(count_41_pungs(c), 0)
+    return max(groups_in(c.group_tiles[1], 1, TILES_DRAGONS), 0)
 
 
 # specs/mcr.mj:228
 cdef long long fan_60_prevalent_wind(Ctx* c) noexcept nogil:
     # fan 圈风刻 "Prevalent Wind" 2: any(pungs, tile == round_wind)
-    return 1 if any_42_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & tile_bit(wind_tile(c, c.h.round_wind))) != 0) else 0
 
 
 # specs/mcr.mj:229
 cdef long long fan_61_seat_wind(Ctx* c) noexcept nogil:
     # fan 门风刻 "Seat Wind" 2: any(pungs, tile == seat_wind)
-    return 1 if any_43_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & tile_bit(wind_tile(c, c.h.seat_wind))) != 0) else 0
 
 
 # specs/mcr.mj:230
@@ -2038,13 +1844,14 @@ cdef long long fan_62_concealed_hand(Ctx* c) noexcept nogil:
 # specs/mcr.mj:231
 cdef long long fan_63_all_chows(Ctx* c) noexcept nogil:
     # fan 平和 "All Chows" 2: 常规和 and count(chows) == count(sets) and any(pairs, numbered)
-    return 1 if ((let_4(c) != 0) and (count_44_chows(c) == count_45_sets(c)) and any_46_pairs(c)) else 0
+    return 1 if ((let_4(c) != 0) and (groups_in(c.group_tiles[0], 4, ALL_TILES) == count_35_sets(c))
+                 and ((c.group_tiles[3][0] & 0x7ffffffULL) != 0)) else 0
 
 
 # specs/mcr.mj:233
 cdef long long fan_64_tile_hog(Ctx* c) noexcept nogil:
     # fan 四归一 "Tile Hog" 2 each: count(kinds, copies == 4 and not konged)
-    return max(count_47_kinds(c), 0)
+    return max(count_36_kinds(c), 0)
 
 
 # specs/mcr.mj:235
@@ -2069,7 +1876,9 @@ cdef long long fan_68_all_simples(Ctx* c) noexcept nogil:
 # specs/mcr.mj:248
 cdef long long fan_73_pung_of_terminals_or_honors(Ctx* c) noexcept nogil:
     # fan 幺九刻 "Pung of Terminals or Honors" 1 each: count(pungs, numbered and 老头) + (0 if 三风刻 else count(pungs, 风牌 and tile != seat_wind and tile != round_wind))
-    return max(plus(c, count_48_pungs(c), (0 if (c.n[FAN_08_BIG_THREE_WINDS] != 0) else count_49_pungs(c))), 0)
+    return max(plus(c, groups_in(c.group_tiles[1], 1, TILES_TERMINALS),
+                    (0 if (c.n[FAN_08_BIG_THREE_WINDS] != 0) else groups_in(c.group_tiles[1], 1, ((0x78000000ULL & (ALL_TILES & ~tile_bit(wind_tile(c, c.h.seat_wind)))) & (ALL_TILES & ~tile_bit(wind_tile(c, c.h.round_wind))))))),
+               0)
 
 
 # specs/mcr.mj:251
@@ -2105,8 +1914,8 @@ cdef long long fan_78_closed_wait(Ctx* c) noexcept nogil:
 # specs/mcr.mj:259
 cdef long long fan_79_single_wait(Ctx* c) noexcept nogil:
     # fan 单钓将 "Single Wait" 1: 常规和 and 独听 and not 边张牌 and not 嵌张牌 and any(pairs, tile == win)
-    return 1 if ((let_4(c) != 0) and (not (let_8(c) != 0)) and (not (let_9(c) != 0)) and any_50_pairs(c)
-                 and (let_7(c) != 0)) else 0
+    return 1 if ((let_4(c) != 0) and (not (let_8(c) != 0)) and (not (let_9(c) != 0))
+                 and ((c.group_tiles[3][0] & tile_bit(c.win)) != 0) and (let_7(c) != 0)) else 0
 
 
 # specs/mcr.mj:262
@@ -3391,6 +3200,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.late_fans = True
     t.computed_values = False
     t.requirements_read_fans = False
+    t.group_masks = True
     t.count_fans = count_fans
     t.value_fans = value_fans
     t.unmet_requirement = unmet_requirement

@@ -1111,20 +1111,7 @@ cdef long long sum_15_pungs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint any_16_pairs(Ctx* c) noexcept nogil:
-    # any(pairs, tile == win)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == PAIR and (g.tile == c.win):
-            return True
-    return False
-
-
-cdef long long count_17_pungs(Ctx* c) noexcept nogil:
+cdef long long count_16_pungs(Ctx* c) noexcept nogil:
     # count(pungs, concealed)
     cdef int k
     cdef const Group* g
@@ -1138,157 +1125,7 @@ cdef long long count_17_pungs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_18_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 箭牌)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_DRAGONS) == 0):
-            found += 1
-    return found
-
-
-cdef long long count_19_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 风牌)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WINDS) == 0):
-            found += 1
-    return found
-
-
-cdef bint any_20_pairs(Ctx* c) noexcept nogil:
-    # any(pairs, 风牌)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILES_WINDS) == 0):
-            return True
-    return False
-
-
-cdef long long count_21_kongs(Ctx* c) noexcept nogil:
-    # count(kongs)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == KONG:
-            found += 1
-    return found
-
-
-cdef long long count_22_pungs(Ctx* c) noexcept nogil:
-    # count(pungs)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG):
-            found += 1
-    return found
-
-
-cdef bint any_23_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, 白牌)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WHITE_DRAGON) == 0):
-            return True
-    return False
-
-
-cdef bint any_24_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, 发牌)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_GREEN_DRAGON) == 0):
-            return True
-    return False
-
-
-cdef bint any_25_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, 中牌)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_RED_DRAGON) == 0):
-            return True
-    return False
-
-
-cdef bint any_26_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, tile == seat_wind)
-    cdef int k
-    cdef const Group* g
-    cdef bint result = False  # every element is looked at, as the interpreter does
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.seat_wind)):
-            result = True
-    return result
-
-
-cdef bint any_27_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, tile == round_wind)
-    cdef int k
-    cdef const Group* g
-    cdef bint result = False  # every element is looked at, as the interpreter does
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.round_wind)):
-            result = True
-    return result
-
-
-cdef long long count_28_chows(Ctx* c) noexcept nogil:
-    # count(chows)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == CHOW:
-            found += 1
-    return found
-
-
-cdef bint all_29_groups(Ctx* c) noexcept nogil:
+cdef bint all_17_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(幺九))
     cdef int k
     cdef const Group* g
@@ -1299,7 +1136,7 @@ cdef bint all_29_groups(Ctx* c) noexcept nogil:
     return True
 
 
-cdef long long count_30_groups(Ctx* c) noexcept nogil:
+cdef long long count_18_groups(Ctx* c) noexcept nogil:
     # count(groups, 箭牌 and (pung or pair))
     cdef int k
     cdef const Group* g
@@ -1311,7 +1148,7 @@ cdef long long count_30_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint all_31_groups(Ctx* c) noexcept nogil:
+cdef bint all_19_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(老头))
     cdef int k
     cdef const Group* g
@@ -1322,20 +1159,7 @@ cdef bint all_31_groups(Ctx* c) noexcept nogil:
     return True
 
 
-cdef bint any_32_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, 北牌)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_NORTH) == 0):
-            return True
-    return False
-
-
-cdef long long count_33_kinds(Ctx* c) noexcept nogil:
+cdef long long count_20_kinds(Ctx* c) noexcept nogil:
     # count(kinds)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -1363,7 +1187,7 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
         return 1
     # specs/riichi.mj:101
     # require 七对不同: shape != seven_pairs or count(kinds) == 7
-    if not ((c.d.shape != T_seven_pairs) or (count_33_kinds(c) == 7)):
+    if not ((c.d.shape != T_seven_pairs) or (count_20_kinds(c) == 7)):
         return 2
     # specs/sanma.mj:40
     # require 三麻牌: not any(tiles, 二至八万)
@@ -1377,43 +1201,44 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # specs/riichi.mj:142
 cdef long long fan_00_kokushi_musou(Ctx* c) noexcept nogil:
     # fan 国士無双 "Kokushi Musou" 13: shape == thirteen_orphans and not any(pairs, tile == win)
-    return 1 if ((c.d.shape == T_thirteen_orphans) and (not any_16_pairs(c))) else 0
+    return 1 if ((c.d.shape == T_thirteen_orphans) and (not ((c.group_tiles[3][0] & tile_bit(c.win)) != 0))) else 0
 
 
 # specs/riichi.mj:144
 cdef long long fan_01_kokushi_musou_juusanmen_matchi(Ctx* c) noexcept nogil:
     # fan 国士無双十三面 "Kokushi Musou Juusanmen Matchi" (26 if double_yakuman else 13): shape == thirteen_orphans and any(pairs, tile == win)
-    return 1 if ((c.d.shape == T_thirteen_orphans) and any_16_pairs(c)) else 0
+    return 1 if ((c.d.shape == T_thirteen_orphans) and ((c.group_tiles[3][0] & tile_bit(c.win)) != 0)) else 0
 
 
 # specs/riichi.mj:147
 cdef long long fan_02_suu_ankou(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Suu Ankou" 13: count(pungs, concealed) == 4 and wait != single
-    return 1 if ((count_17_pungs(c) == 4) and (c.d.wait != T_single)) else 0
+    return 1 if ((count_16_pungs(c) == 4) and (c.d.wait != T_single)) else 0
 
 
 # specs/riichi.mj:149
 cdef long long fan_03_suu_ankou_tanki(Ctx* c) noexcept nogil:
     # fan 四暗刻単騎 "Suu Ankou Tanki" (26 if double_yakuman else 13): count(pungs, concealed) == 4 and wait == single
-    return 1 if ((count_17_pungs(c) == 4) and (c.d.wait == T_single)) else 0
+    return 1 if ((count_16_pungs(c) == 4) and (c.d.wait == T_single)) else 0
 
 
 # specs/riichi.mj:151
 cdef long long fan_04_daisangen(Ctx* c) noexcept nogil:
     # fan 大三元 "Daisangen" 13: count(pungs, 箭牌) == 3
-    return 1 if (count_18_pungs(c) == 3) else 0
+    return 1 if (groups_in(c.group_tiles[1], 1, TILES_DRAGONS) == 3) else 0
 
 
 # specs/riichi.mj:152
 cdef long long fan_05_shousuushii(Ctx* c) noexcept nogil:
     # fan 小四喜 "Shousuushii" 13: count(pungs, 风牌) == 3 and any(pairs, 风牌)
-    return 1 if ((count_19_pungs(c) == 3) and any_20_pairs(c)) else 0
+    return 1 if ((groups_in(c.group_tiles[1], 1, TILES_WINDS) == 3)
+                 and ((c.group_tiles[3][0] & TILES_WINDS) != 0)) else 0
 
 
 # specs/riichi.mj:153
 cdef long long fan_06_dai_suushii(Ctx* c) noexcept nogil:
     # fan 大四喜 "Dai Suushii" (26 if double_yakuman else 13): count(pungs, 风牌) == 4
-    return 1 if (count_19_pungs(c) == 4) else 0
+    return 1 if (groups_in(c.group_tiles[1], 1, TILES_WINDS) == 4) else 0
 
 
 # specs/riichi.mj:154
@@ -1437,7 +1262,7 @@ cdef long long fan_09_ryuuiisou(Ctx* c) noexcept nogil:
 # specs/riichi.mj:157
 cdef long long fan_10_suu_kantsu(Ctx* c) noexcept nogil:
     # fan 四槓子 "Suu Kantsu" 13: count(kongs) == 4
-    return 1 if (count_21_kongs(c) == 4) else 0
+    return 1 if (groups_in(c.group_tiles[2], 1, ALL_TILES) == 4) else 0
 
 
 # specs/riichi.mj:158
@@ -1486,8 +1311,8 @@ cdef long long fan_17_menzen_tsumo(Ctx* c) noexcept nogil:
 # specs/riichi.mj:170
 cdef long long fan_18_pinfu(Ctx* c) noexcept nogil:
     # fan 平和 "Pinfu" 1: 门前 and 面子手 and count(pungs) == 0 and wait == two_sided and 雀头符 == 0 and 自摸符 == 0
-    return 1 if ((let_1(c) != 0) and (let_0(c) != 0) and (count_22_pungs(c) == 0) and (c.d.wait == T_two_sided)
-                 and (let_12(c) == 0) and (let_14(c) == 0)) else 0
+    return 1 if ((let_1(c) != 0) and (let_0(c) != 0) and (groups_in(c.group_tiles[1], 1, ALL_TILES) == 0)
+                 and (c.d.wait == T_two_sided) and (let_12(c) == 0) and (let_14(c) == 0)) else 0
 
 
 # specs/riichi.mj:172
@@ -1506,31 +1331,31 @@ cdef long long fan_20_iipeiko(Ctx* c) noexcept nogil:
 # specs/riichi.mj:175
 cdef long long fan_21_yakuhai_haku(Ctx* c) noexcept nogil:
     # fan 役牌白 "Yakuhai (haku)" 1: any(pungs, 白牌)
-    return 1 if any_23_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & TILES_WHITE_DRAGON) != 0) else 0
 
 
 # specs/riichi.mj:176
 cdef long long fan_22_yakuhai_hatsu(Ctx* c) noexcept nogil:
     # fan 役牌發 "Yakuhai (hatsu)" 1: any(pungs, 发牌)
-    return 1 if any_24_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & TILES_GREEN_DRAGON) != 0) else 0
 
 
 # specs/riichi.mj:177
 cdef long long fan_23_yakuhai_chun(Ctx* c) noexcept nogil:
     # fan 役牌中 "Yakuhai (chun)" 1: any(pungs, 中牌)
-    return 1 if any_25_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & TILES_RED_DRAGON) != 0) else 0
 
 
 # specs/riichi.mj:178
 cdef long long fan_24_yakuhai_seat_wind(Ctx* c) noexcept nogil:
     # fan 自風 "Yakuhai (seat wind)" 1: any(pungs, tile == seat_wind)
-    return 1 if any_26_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & tile_bit(wind_tile(c, c.h.seat_wind))) != 0) else 0
 
 
 # specs/riichi.mj:179
 cdef long long fan_25_yakuhai_round_wind(Ctx* c) noexcept nogil:
     # fan 場風 "Yakuhai (round wind)" 1: any(pungs, tile == round_wind)
-    return 1 if any_27_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & tile_bit(wind_tile(c, c.h.round_wind))) != 0) else 0
 
 
 # specs/riichi.mj:180
@@ -1572,7 +1397,8 @@ cdef long long fan_31_chiitoitsu(Ctx* c) noexcept nogil:
 # specs/riichi.mj:189
 cdef long long fan_32_chantai(Ctx* c) noexcept nogil:
     # fan 混全帯幺九 "Chantai" (2 if 门前 else 1): 面子手 and count(chows) > 0 and all(groups, contains(幺九)) and 字牌数 > 0
-    return 1 if ((let_0(c) != 0) and (count_28_chows(c) > 0) and all_29_groups(c) and (let_6(c) > 0)) else 0
+    return 1 if ((let_0(c) != 0) and (groups_in(c.group_tiles[0], 4, ALL_TILES) > 0) and all_17_groups(c)
+                 and (let_6(c) > 0)) else 0
 
 
 # specs/riichi.mj:191
@@ -1596,25 +1422,25 @@ cdef long long fan_35_sanshoku_doukou(Ctx* c) noexcept nogil:
 # specs/riichi.mj:194
 cdef long long fan_36_toitoi(Ctx* c) noexcept nogil:
     # fan 対々和 "Toitoi" 2: count(pungs) == 4
-    return 1 if (count_22_pungs(c) == 4) else 0
+    return 1 if (groups_in(c.group_tiles[1], 1, ALL_TILES) == 4) else 0
 
 
 # specs/riichi.mj:195
 cdef long long fan_37_san_ankou(Ctx* c) noexcept nogil:
     # fan 三暗刻 "San Ankou" 2: count(pungs, concealed) == 3
-    return 1 if (count_17_pungs(c) == 3) else 0
+    return 1 if (count_16_pungs(c) == 3) else 0
 
 
 # specs/riichi.mj:196
 cdef long long fan_38_san_kantsu(Ctx* c) noexcept nogil:
     # fan 三槓子 "San Kantsu" 2: count(kongs) == 3
-    return 1 if (count_21_kongs(c) == 3) else 0
+    return 1 if (groups_in(c.group_tiles[2], 1, ALL_TILES) == 3) else 0
 
 
 # specs/riichi.mj:197
 cdef long long fan_39_shou_sangen(Ctx* c) noexcept nogil:
     # fan 小三元 "Shou Sangen" 2: 面子手 and count(groups, 箭牌 and (pung or pair)) == 3
-    return 1 if ((let_0(c) != 0) and (count_30_groups(c) == 3)) else 0
+    return 1 if ((let_0(c) != 0) and (count_18_groups(c) == 3)) else 0
 
 
 # specs/riichi.mj:198
@@ -1632,7 +1458,7 @@ cdef long long fan_41_ryanpeikou(Ctx* c) noexcept nogil:
 # specs/riichi.mj:203
 cdef long long fan_42_junchan(Ctx* c) noexcept nogil:
     # fan 純全帯幺九 "Junchan" (3 if 门前 else 2): 面子手 and count(chows) > 0 and all(groups, contains(老头))
-    return 1 if ((let_0(c) != 0) and (count_28_chows(c) > 0) and all_31_groups(c)) else 0
+    return 1 if ((let_0(c) != 0) and (groups_in(c.group_tiles[0], 4, ALL_TILES) > 0) and all_19_groups(c)) else 0
 
 
 # specs/riichi.mj:204
@@ -1676,7 +1502,7 @@ cdef long long fan_48_aka_dora(Ctx* c) noexcept nogil:
 # specs/sanma.mj:50
 cdef long long fan_49_yakuhai_north(Ctx* c) noexcept nogil:
     # fan 役牌北 "Yakuhai (north)" 1: any(pungs, 北牌)
-    return 1 if any_32_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & TILES_NORTH) != 0) else 0
 
 
 # specs/riichi.mj:144
@@ -2727,6 +2553,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.late_fans = True
     t.computed_values = True
     t.requirements_read_fans = False
+    t.group_masks = True
     t.count_fans = count_fans
     t.value_fans = value_fans
     t.unmet_requirement = unmet_requirement

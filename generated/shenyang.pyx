@@ -542,21 +542,7 @@ cdef long long count_01_kongs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_02_chows(Ctx* c) noexcept nogil:
-    # count(chows)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == CHOW:
-            found += 1
-    return found
-
-
-cdef long long count_03_groups(Ctx* c) noexcept nogil:
+cdef long long count_02_groups(Ctx* c) noexcept nogil:
     # count(groups, declared)
     cdef int k
     cdef const Group* g
@@ -568,7 +554,7 @@ cdef long long count_03_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_04_pungs(Ctx* c) noexcept nogil:
+cdef long long count_03_pungs(Ctx* c) noexcept nogil:
     # count(pungs, 箭牌 and not kong)
     cdef int k
     cdef const Group* g
@@ -582,7 +568,7 @@ cdef long long count_04_pungs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint any_05_groups(Ctx* c) noexcept nogil:
+cdef bint any_04_groups(Ctx* c) noexcept nogil:
     # any(groups, 亮中发白)
     cdef int k
     cdef const Group* g
@@ -593,7 +579,7 @@ cdef bint any_05_groups(Ctx* c) noexcept nogil:
     return False
 
 
-cdef long long count_06_kongs(Ctx* c) noexcept nogil:
+cdef long long count_05_kongs(Ctx* c) noexcept nogil:
     # count(kongs, exposed and 箭牌)
     cdef int k
     cdef const Group* g
@@ -607,7 +593,7 @@ cdef long long count_06_kongs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_07_kongs(Ctx* c) noexcept nogil:
+cdef long long count_06_kongs(Ctx* c) noexcept nogil:
     # count(kongs, concealed and 箭牌)
     cdef int k
     cdef const Group* g
@@ -621,7 +607,7 @@ cdef long long count_07_kongs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_08_kinds(Ctx* c) noexcept nogil:
+cdef long long count_07_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4 and not konged)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -634,7 +620,7 @@ cdef long long count_08_kinds(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint any_09_groups(Ctx* c) noexcept nogil:
+cdef bint any_08_groups(Ctx* c) noexcept nogil:
     # any(groups, 亮东西南北)
     cdef int k
     cdef const Group* g
@@ -645,21 +631,7 @@ cdef bint any_09_groups(Ctx* c) noexcept nogil:
     return False
 
 
-cdef long long count_10_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 风牌)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WINDS) == 0):
-            found += 1
-    return found
-
-
-cdef long long count_11_tiles(Ctx* c) noexcept nogil:
+cdef long long count_09_tiles(Ctx* c) noexcept nogil:
     # count(tiles, suit == win.suit)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -672,7 +644,7 @@ cdef long long count_11_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint all_12_losers(Ctx* c, int loser) noexcept nogil:
+cdef bint all_10_losers(Ctx* c, int loser) noexcept nogil:
     # all(losers, not opened)
     cdef int l
     for l in range(c.n_losers):
@@ -681,35 +653,7 @@ cdef bint all_12_losers(Ctx* c, int loser) noexcept nogil:
     return True
 
 
-cdef long long count_13_pungs(Ctx* c) noexcept nogil:
-    # count(pungs)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG):
-            found += 1
-    return found
-
-
-cdef long long count_14_pairs(Ctx* c) noexcept nogil:
-    # count(pairs, 箭牌)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILES_DRAGONS) == 0):
-            found += 1
-    return found
-
-
-cdef long long sum_15_losers(Ctx* c, int loser) noexcept nogil:
+cdef long long sum_11_losers(Ctx* c, int loser) noexcept nogil:
     # sum(losers, share)
     cdef int l
     cdef long long found = 0
@@ -728,7 +672,8 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
         return 0
     # specs/shenyang.mj:67
     # require 有碰牌: count(pungs) >= 1 or count(pairs, 箭牌) >= 1
-    if not ((count_13_pungs(c) >= 1) or (count_14_pairs(c) >= 1)):
+    if not ((groups_in(c.group_tiles[1], 1, ALL_TILES) >= 1)
+            or (groups_in(c.group_tiles[3], 2, TILES_DRAGONS) >= 1)):
         return 1
     # specs/shenyang.mj:68
     # require 有幺九: any(tiles, 幺九)
@@ -770,31 +715,31 @@ cdef long long fan_03_win_on_a_kong_replacement(Ctx* c) noexcept nogil:
 # specs/shenyang.mj:77
 cdef long long fan_04_all_pungs(Ctx* c) noexcept nogil:
     # fan 飘胡 "All pungs" 3: count(chows) == 0
-    return 1 if (count_02_chows(c) == 0) else 0
+    return 1 if (groups_in(c.group_tiles[0], 4, ALL_TILES) == 0) else 0
 
 
 # specs/shenyang.mj:79
 cdef long long fan_05_one_tile_in_hand(Ctx* c) noexcept nogil:
     # fan 手把一 "One tile in hand" 1: 飘胡 and count(groups, declared) == 4
-    return 1 if ((c.n[FAN_04_ALL_PUNGS] != 0) and (count_03_groups(c) == 4)) else 0
+    return 1 if ((c.n[FAN_04_ALL_PUNGS] != 0) and (count_02_groups(c) == 4)) else 0
 
 
 # specs/shenyang.mj:80
 cdef long long fan_06_dragon_pung(Ctx* c) noexcept nogil:
     # fan 中发白碰 "Dragon pung" (2 if dragons_shown or any(groups, 亮中发白) else 1) each: count(pungs, 箭牌 and not kong)
-    return max(count_04_pungs(c), 0)
+    return max(count_03_pungs(c), 0)
 
 
 # specs/shenyang.mj:82
 cdef long long fan_07_exposed_dragon_kong(Ctx* c) noexcept nogil:
     # fan 中发白明杠 "Exposed dragon kong" 2 each: count(kongs, exposed and 箭牌)
-    return max(count_06_kongs(c), 0)
+    return max(count_05_kongs(c), 0)
 
 
 # specs/shenyang.mj:83
 cdef long long fan_08_concealed_dragon_kong(Ctx* c) noexcept nogil:
     # fan 中发白暗杠 "Concealed dragon kong" 4 each: count(kongs, concealed and 箭牌)
-    return max(count_07_kongs(c), 0)
+    return max(count_06_kongs(c), 0)
 
 
 # specs/shenyang.mj:84
@@ -806,7 +751,7 @@ cdef long long fan_09_self_drawn_last_tile(Ctx* c) noexcept nogil:
 # specs/shenyang.mj:85
 cdef long long fan_10_four_of_a_kind_without_a_kong(Ctx* c) noexcept nogil:
     # fan 四归一 "Four of a kind without a kong" 1 each: count(kinds, copies == 4 and not konged)
-    return max(count_08_kinds(c), 0)
+    return max(count_07_kinds(c), 0)
 
 
 # specs/shenyang.mj:86
@@ -824,26 +769,27 @@ cdef long long fan_12_win_on_a_discard_made_after_a_kong(Ctx* c) noexcept nogil:
 # specs/shenyang.mj:90
 cdef long long fan_13(Ctx* c) noexcept nogil:
     # fan 亮中发白 "Laid out 中发白" 2: any(groups, 亮中发白)
-    return 1 if any_05_groups(c) else 0
+    return 1 if any_04_groups(c) else 0
 
 
 # specs/shenyang.mj:91
 cdef long long fan_14(Ctx* c) noexcept nogil:
     # fan 亮东西南北 "Laid out 东西南北" 2: any(groups, 亮东西南北)
-    return 1 if any_09_groups(c) else 0
+    return 1 if any_08_groups(c) else 0
 
 
 # specs/shenyang.mj:92
 cdef long long fan_15(Ctx* c) noexcept nogil:
     # fan 风碰 "Wind pung after 亮东西南北" 1 each: count(pungs, 风牌) if winds_shown or any(groups, 亮东西南北) else 0
-    return max((count_10_pungs(c) if (c.h.context[CTX_winds_shown] or any_09_groups(c)) else 0), 0)
+    return max((groups_in(c.group_tiles[1], 1, TILES_WINDS) if (c.h.context[CTX_winds_shown] or any_08_groups(c))
+                else 0), 0)
 
 
 # specs/shenyang.mj:93
 cdef long long fan_16_directed_all_pungs(Ctx* c) noexcept nogil:
     # fan 定向飘 "Directed all pungs" 5: 手把一 and not win in 字 and count(tiles, suit == win.suit) == 2
     return 1 if ((c.n[FAN_05_ONE_TILE_IN_HAND] != 0) and (not has_tile(TILES_HONORS, c.win))
-                 and (count_11_tiles(c) == 2)) else 0
+                 and (count_09_tiles(c) == 2)) else 0
 
 
 # specs/shenyang.mj:96
@@ -873,13 +819,13 @@ cdef long long fan_20_closed_loser(Ctx* c, int loser) noexcept nogil:
 # specs/shenyang.mj:102
 cdef long long fan_21_all_three_losers_closed(Ctx* c, int loser) noexcept nogil:
     # loser fan 三家闭 "All three losers closed" 2: all(losers, not opened)
-    return 1 if all_12_losers(c, loser) else 0
+    return 1 if all_10_losers(c, loser) else 0
 
 
 # specs/shenyang.mj:80
 cdef long long fan_06_dragon_pung_value(Ctx* c) noexcept nogil:
     # the value of one 中发白碰: fan 中发白碰 "Dragon pung" (2 if dragons_shown or any(groups, 亮中发白) else 1) each: count(pungs, 箭牌 and not kong)
-    return (2 if (c.h.context[CTX_dragons_shown] or any_05_groups(c)) else 1)
+    return (2 if (c.h.context[CTX_dragons_shown] or any_04_groups(c)) else 1)
 
 
 cdef void count_fans(Ctx* c) noexcept nogil:
@@ -942,7 +888,7 @@ cdef bint pay(Ctx* c) noexcept nogil:
         # discard: discarder pays sum(losers, share)
         for k in range(c.n_losers):
             if c.losers[k].discarder:
-                transfer(c, k, sum_15_losers(c, k))
+                transfer(c, k, sum_11_losers(c, k))
         return True
     return False
 
@@ -1738,6 +1684,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.late_fans = False
     t.computed_values = True
     t.requirements_read_fans = False
+    t.group_masks = True
     t.count_fans = count_fans
     t.value_fans = value_fans
     t.unmet_requirement = unmet_requirement

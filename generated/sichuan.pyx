@@ -422,21 +422,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs)'
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_chows(Ctx* c) noexcept nogil:
-    # count(chows)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == CHOW:
-            found += 1
-    return found
-
-
-cdef bint all_01_groups(Ctx* c) noexcept nogil:
+cdef bint all_00_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(幺九))
     cdef int k
     cdef const Group* g
@@ -447,7 +433,7 @@ cdef bint all_01_groups(Ctx* c) noexcept nogil:
     return True
 
 
-cdef long long count_02_kinds(Ctx* c) noexcept nogil:
+cdef long long count_01_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -460,7 +446,7 @@ cdef long long count_02_kinds(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_03_kinds(Ctx* c) noexcept nogil:
+cdef long long count_02_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4 and not konged)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -495,7 +481,7 @@ cdef long long fan_00_basic_hand(Ctx* c) noexcept nogil:
 # specs/sichuan.mj:64
 cdef long long fan_01_all_pungs(Ctx* c) noexcept nogil:
     # fan 对对胡 "All pungs" 2: shape == standard and count(chows) == 0
-    return 1 if ((c.d.shape == T_standard) and (count_00_chows(c) == 0)) else 0
+    return 1 if ((c.d.shape == T_standard) and (groups_in(c.group_tiles[0], 4, ALL_TILES) == 0)) else 0
 
 
 # specs/sichuan.mj:68
@@ -507,7 +493,7 @@ cdef long long fan_02_full_flush(Ctx* c) noexcept nogil:
 # specs/sichuan.mj:76
 cdef long long fan_03_terminals_in_every_set(Ctx* c) noexcept nogil:
     # fan 带幺九 "Terminals in every set" 3: shape == standard and all(groups, contains(幺九))
-    return 1 if ((c.d.shape == T_standard) and all_01_groups(c)) else 0
+    return 1 if ((c.d.shape == T_standard) and all_00_groups(c)) else 0
 
 
 # specs/sichuan.mj:80
@@ -531,7 +517,7 @@ cdef long long fan_06_all_2_5_8_pungs(Ctx* c) noexcept nogil:
 # specs/sichuan.mj:94
 cdef long long fan_07_dragon_seven_pairs(Ctx* c) noexcept nogil:
     # fan 龙七对 "Dragon seven pairs" 5: 七对 and count(kinds, copies == 4) >= 1
-    return 1 if ((c.n[FAN_04_SEVEN_PAIRS] != 0) and (count_02_kinds(c) >= 1)) else 0
+    return 1 if ((c.n[FAN_04_SEVEN_PAIRS] != 0) and (count_01_kinds(c) >= 1)) else 0
 
 
 # specs/sichuan.mj:99
@@ -568,7 +554,7 @@ cdef long long fan_12_pure_dragon_seven_pairs(Ctx* c) noexcept nogil:
 # specs/sichuan.mj:132
 cdef long long fan_13_root(Ctx* c) noexcept nogil:
     # fan 根 "Root" 1 each: count(kinds, copies == 4 and not konged)
-    return max(count_03_kinds(c), 0)
+    return max(count_02_kinds(c), 0)
 
 
 # specs/sichuan.mj:135
@@ -1288,6 +1274,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.late_fans = False
     t.computed_values = False
     t.requirements_read_fans = False
+    t.group_masks = True
     t.count_fans = count_fans
     t.value_fans = value_fans
     t.unmet_requirement = unmet_requirement

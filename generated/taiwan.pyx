@@ -635,77 +635,7 @@ cdef long long count_00_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint any_01_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, tile == round_wind)
-    cdef int k
-    cdef const Group* g
-    cdef bint result = False  # every element is looked at, as the interpreter does
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.round_wind)):
-            result = True
-    return result
-
-
-cdef bint any_02_pungs(Ctx* c) noexcept nogil:
-    # any(pungs, tile == seat_wind)
-    cdef int k
-    cdef const Group* g
-    cdef bint result = False  # every element is looked at, as the interpreter does
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (g.tile == wind_tile(c, c.h.seat_wind)):
-            result = True
-    return result
-
-
-cdef long long count_03_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 三元)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_DRAGONS) == 0):
-            found += 1
-    return found
-
-
-cdef long long count_04_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 風牌)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WINDS) == 0):
-            found += 1
-    return found
-
-
-cdef long long count_05_chows(Ctx* c) noexcept nogil:
-    # count(chows)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == CHOW:
-            found += 1
-    return found
-
-
-cdef long long count_06_groups(Ctx* c) noexcept nogil:
+cdef long long count_01_groups(Ctx* c) noexcept nogil:
     # count(groups, 花牌)
     cdef int k
     cdef const Group* g
@@ -717,7 +647,7 @@ cdef long long count_06_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_07_pungs(Ctx* c) noexcept nogil:
+cdef long long count_02_pungs(Ctx* c) noexcept nogil:
     # count(pungs, concealed)
     cdef int k
     cdef const Group* g
@@ -731,7 +661,7 @@ cdef long long count_07_pungs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_08_groups(Ctx* c) noexcept nogil:
+cdef long long count_03_groups(Ctx* c) noexcept nogil:
     # count(groups, 花牌 and ((東花 and seat_wind.rank == 1) or (南花 and seat_wind.rank == 2) or (西花 and seat_wind.rank == 3) or (北花 and seat_wind.rank == 4)))
     cdef int k
     cdef const Group* g
@@ -747,7 +677,7 @@ cdef long long count_08_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_09_groups(Ctx* c) noexcept nogil:
+cdef long long count_04_groups(Ctx* c) noexcept nogil:
     # count(groups, 花牌 and 四季)
     cdef int k
     cdef const Group* g
@@ -759,7 +689,7 @@ cdef long long count_09_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_10_groups(Ctx* c) noexcept nogil:
+cdef long long count_05_groups(Ctx* c) noexcept nogil:
     # count(groups, 花牌 and 四君子)
     cdef int k
     cdef const Group* g
@@ -785,11 +715,11 @@ cdef bint own_shape(Ctx* c, int shape) noexcept nogil:
     if shape == 0:
         # specs/taiwan.mj:91
         # shape 八仙過海: win in 花 and count(groups, 花牌) == 8 and self_drawn
-        return (has_tile(TILES_FLOWERS, c.win) and (count_06_groups(c) == 8) and c.h.context[CTX_self_drawn])
+        return (has_tile(TILES_FLOWERS, c.win) and (count_01_groups(c) == 8) and c.h.context[CTX_self_drawn])
     if shape == 1:
         # specs/taiwan.mj:92
         # shape 七搶一: win in 花 and count(groups, 花牌) == 8 and not self_drawn
-        return (has_tile(TILES_FLOWERS, c.win) and (count_06_groups(c) == 8) and (not c.h.context[CTX_self_drawn]))
+        return (has_tile(TILES_FLOWERS, c.win) and (count_01_groups(c) == 8) and (not c.h.context[CTX_self_drawn]))
     return False
 
 # ---------------------------------------------------------------- fans: occurrences before exclusions
@@ -889,75 +819,76 @@ cdef long long fan_14_human_hand(Ctx* c) noexcept nogil:
 # specs/taiwan.mj:139
 cdef long long fan_15_prevalent_wind(Ctx* c) noexcept nogil:
     # fan 圈風 "Prevalent wind" 1: any(pungs, tile == round_wind)
-    return 1 if any_01_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & tile_bit(wind_tile(c, c.h.round_wind))) != 0) else 0
 
 
 # specs/taiwan.mj:140
 cdef long long fan_16_seat_wind(Ctx* c) noexcept nogil:
     # fan 門風 "Seat wind" 1: any(pungs, tile == seat_wind)
-    return 1 if any_02_pungs(c) else 0
+    return 1 if ((c.group_tiles[1][0] & tile_bit(wind_tile(c, c.h.seat_wind))) != 0) else 0
 
 
 # specs/taiwan.mj:141
 cdef long long fan_17_dragon_pung(Ctx* c) noexcept nogil:
     # fan 三元牌 "Dragon pung" 1 each: count(pungs, 三元)
-    return max(count_03_pungs(c), 0)
+    return max(groups_in(c.group_tiles[1], 1, TILES_DRAGONS), 0)
 
 
 # specs/taiwan.mj:142
 cdef long long fan_18_little_three_dragons(Ctx* c) noexcept nogil:
     # fan 小三元 "Little three dragons" 4: count(pungs, 三元) == 2 and pair in 三元
-    return 1 if ((count_03_pungs(c) == 2) and has_tile(TILES_DRAGONS, pair_tile(c))) else 0
+    return 1 if ((groups_in(c.group_tiles[1], 1, TILES_DRAGONS) == 2) and has_tile(TILES_DRAGONS,
+                                                                                   pair_tile(c))) else 0
 
 
 # specs/taiwan.mj:144
 cdef long long fan_19_big_three_dragons(Ctx* c) noexcept nogil:
     # fan 大三元 "Big three dragons" 8: count(pungs, 三元) == 3
-    return 1 if (count_03_pungs(c) == 3) else 0
+    return 1 if (groups_in(c.group_tiles[1], 1, TILES_DRAGONS) == 3) else 0
 
 
 # specs/taiwan.mj:146
 cdef long long fan_20_little_four_winds(Ctx* c) noexcept nogil:
     # fan 小四喜 "Little four winds" 8: count(pungs, 風牌) == 3 and pair in 風牌
-    return 1 if ((count_04_pungs(c) == 3) and has_tile(TILES_WINDS, pair_tile(c))) else 0
+    return 1 if ((groups_in(c.group_tiles[1], 1, TILES_WINDS) == 3) and has_tile(TILES_WINDS, pair_tile(c))) else 0
 
 
 # specs/taiwan.mj:148
 cdef long long fan_21_big_four_winds(Ctx* c) noexcept nogil:
     # fan 大四喜 "Big four winds" 16: count(pungs, 風牌) == 4
-    return 1 if (count_04_pungs(c) == 4) else 0
+    return 1 if (groups_in(c.group_tiles[1], 1, TILES_WINDS) == 4) else 0
 
 
 # specs/taiwan.mj:152
 cdef long long fan_22_all_chows(Ctx* c) noexcept nogil:
     # fan 平胡 "All chows" 2: shape == standard and count(chows) == 5 and not self_drawn and not any(tiles, 字) and count(groups, 花牌) == 0 and wait == two_sided
-    return 1 if ((c.d.shape == T_standard) and (count_05_chows(c) == 5) and (not c.h.context[CTX_self_drawn])
-                 and (not ((c.held_tiles & TILES_HONORS) != 0)) and (count_06_groups(c) == 0)
-                 and (c.d.wait == T_two_sided)) else 0
+    return 1 if ((c.d.shape == T_standard) and (groups_in(c.group_tiles[0], 4, ALL_TILES) == 5)
+                 and (not c.h.context[CTX_self_drawn]) and (not ((c.held_tiles & TILES_HONORS) != 0))
+                 and (count_01_groups(c) == 0) and (c.d.wait == T_two_sided)) else 0
 
 
 # specs/taiwan.mj:154
 cdef long long fan_23_all_pungs(Ctx* c) noexcept nogil:
     # fan 碰碰胡 "All pungs" 4: shape == standard and count(chows) == 0
-    return 1 if ((c.d.shape == T_standard) and (count_05_chows(c) == 0)) else 0
+    return 1 if ((c.d.shape == T_standard) and (groups_in(c.group_tiles[0], 4, ALL_TILES) == 0)) else 0
 
 
 # specs/taiwan.mj:155
 cdef long long fan_24_three_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 三暗刻 "Three concealed pungs" 2: count(pungs, concealed) == 3
-    return 1 if (count_07_pungs(c) == 3) else 0
+    return 1 if (count_02_pungs(c) == 3) else 0
 
 
 # specs/taiwan.mj:156
 cdef long long fan_25_four_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 四暗刻 "Four concealed pungs" 5: count(pungs, concealed) == 4
-    return 1 if (count_07_pungs(c) == 4) else 0
+    return 1 if (count_02_pungs(c) == 4) else 0
 
 
 # specs/taiwan.mj:157
 cdef long long fan_26_five_concealed_pungs(Ctx* c) noexcept nogil:
     # fan 五暗刻 "Five concealed pungs" 8: count(pungs, concealed) == 5
-    return 1 if (count_07_pungs(c) == 5) else 0
+    return 1 if (count_02_pungs(c) == 5) else 0
 
 
 # specs/taiwan.mj:158
@@ -981,19 +912,19 @@ cdef long long fan_29_all_honors(Ctx* c) noexcept nogil:
 # specs/taiwan.mj:164
 cdef long long fan_30_seat_flower(Ctx* c) noexcept nogil:
     # fan 正花 "Seat flower" 1 each: count(groups, 花牌 and ((東花 and seat_wind.rank == 1) or (南花 and seat_wind.rank == 2) or (西花 and seat_wind.rank == 3) or (北花 and seat_wind.rank == 4)))
-    return max(count_08_groups(c), 0)
+    return max(count_03_groups(c), 0)
 
 
 # specs/taiwan.mj:166
 cdef long long fan_31(Ctx* c) noexcept nogil:
     # fan 春夏秋冬 "Four seasons (花槓)" 2: count(groups, 花牌 and 四季) == 4
-    return 1 if (count_09_groups(c) == 4) else 0
+    return 1 if (count_04_groups(c) == 4) else 0
 
 
 # specs/taiwan.mj:168
 cdef long long fan_32(Ctx* c) noexcept nogil:
     # fan 梅蘭竹菊 "Four gentlemen (花槓)" 2: count(groups, 花牌 and 四君子) == 4
-    return 1 if (count_10_groups(c) == 4) else 0
+    return 1 if (count_05_groups(c) == 4) else 0
 
 
 # specs/taiwan.mj:170
@@ -1782,6 +1713,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.late_fans = False
     t.computed_values = True
     t.requirements_read_fans = False
+    t.group_masks = True
     t.count_fans = count_fans
     t.value_fans = value_fans
     t.unmet_requirement = unmet_requirement

@@ -485,21 +485,7 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, seven pairs)'
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef long long count_00_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 字)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_HONORS) == 0):
-            found += 1
-    return found
-
-
-cdef long long count_01_kongs(Ctx* c) noexcept nogil:
+cdef long long count_00_kongs(Ctx* c) noexcept nogil:
     # count(kongs, exposed)
     cdef int k
     cdef const Group* g
@@ -513,7 +499,7 @@ cdef long long count_01_kongs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_02_kongs(Ctx* c) noexcept nogil:
+cdef long long count_01_kongs(Ctx* c) noexcept nogil:
     # count(kongs, concealed)
     cdef int k
     cdef const Group* g
@@ -527,21 +513,7 @@ cdef long long count_02_kongs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_03_chows(Ctx* c) noexcept nogil:
-    # count(chows)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == CHOW:
-            found += 1
-    return found
-
-
-cdef long long count_04_sets(Ctx* c) noexcept nogil:
+cdef long long count_02_sets(Ctx* c) noexcept nogil:
     # count(sets, declared and opens)
     cdef int k
     cdef const Group* g
@@ -555,7 +527,7 @@ cdef long long count_04_sets(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_05_kinds(Ctx* c) noexcept nogil:
+cdef long long count_03_kinds(Ctx* c) noexcept nogil:
     # count(kinds, copies == 4)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -596,19 +568,19 @@ cdef long long fan_01_flower(Ctx* c) noexcept nogil:
 # specs/yangzhou.mj:61
 cdef long long fan_02_honor_pung(Ctx* c) noexcept nogil:
     # fan 字刻 "Honor pung" 1 each: count(pungs, 字)
-    return max(count_00_pungs(c), 0)
+    return max(groups_in(c.group_tiles[1], 1, TILES_HONORS), 0)
 
 
 # specs/yangzhou.mj:63
 cdef long long fan_03_exposed_kong(Ctx* c) noexcept nogil:
     # fan 明杠 "Exposed kong" 1 each: count(kongs, exposed)
-    return max(count_01_kongs(c), 0)
+    return max(count_00_kongs(c), 0)
 
 
 # specs/yangzhou.mj:64
 cdef long long fan_04_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed kong" 2 each: count(kongs, concealed)
-    return max(count_02_kongs(c), 0)
+    return max(count_01_kongs(c), 0)
 
 
 # specs/yangzhou.mj:65
@@ -620,7 +592,7 @@ cdef long long fan_05_concealed_hand(Ctx* c) noexcept nogil:
 # specs/yangzhou.mj:68
 cdef long long fan_06_all_pungs(Ctx* c) noexcept nogil:
     # fan 对对胡 "All pungs" 8: shape == standard and count(chows) == 0
-    return 1 if ((c.d.shape == T_standard) and (count_03_chows(c) == 0)) else 0
+    return 1 if ((c.d.shape == T_standard) and (groups_in(c.group_tiles[0], 4, ALL_TILES) == 0)) else 0
 
 
 # specs/yangzhou.mj:70
@@ -638,7 +610,7 @@ cdef long long fan_08_seven_pairs(Ctx* c) noexcept nogil:
 # specs/yangzhou.mj:73
 cdef long long fan_09_big_crane(Ctx* c) noexcept nogil:
     # fan 大吊车 "Big crane" 10: count(sets, declared and opens) == 4 and not self_drawn
-    return 1 if ((count_04_sets(c) == 4) and (not c.h.context[CTX_self_drawn])) else 0
+    return 1 if ((count_02_sets(c) == 4) and (not c.h.context[CTX_self_drawn])) else 0
 
 
 # specs/yangzhou.mj:76
@@ -650,7 +622,7 @@ cdef long long fan_10_full_flush(Ctx* c) noexcept nogil:
 # specs/yangzhou.mj:77
 cdef long long fan_11_luxury_seven_pairs(Ctx* c) noexcept nogil:
     # fan 豪华七对 "Luxury seven pairs" 20: 七对 and count(kinds, copies == 4) >= 1
-    return 1 if ((c.n[FAN_08_SEVEN_PAIRS] != 0) and (count_05_kinds(c) >= 1)) else 0
+    return 1 if ((c.n[FAN_08_SEVEN_PAIRS] != 0) and (count_03_kinds(c) >= 1)) else 0
 
 
 # specs/yangzhou.mj:80
@@ -1109,6 +1081,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.late_fans = False
     t.computed_values = False
     t.requirements_read_fans = False
+    t.group_masks = True
     t.count_fans = count_fans
     t.value_fans = value_fans
     t.unmet_requirement = unmet_requirement

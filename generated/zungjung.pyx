@@ -833,118 +833,7 @@ cdef long long count_11_tiles(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_12_chows(Ctx* c) noexcept nogil:
-    # count(chows)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == CHOW:
-            found += 1
-    return found
-
-
-cdef long long count_13_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 箭牌 or tile == seat_wind)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and (((g.tiles & ~TILES_DRAGONS) == 0)
-                                                   or (g.tile == wind_tile(c, c.h.seat_wind))):
-            found += 1
-    return found
-
-
-cdef long long count_14_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 箭牌)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_DRAGONS) == 0):
-            found += 1
-    return found
-
-
-cdef bint any_15_pairs(Ctx* c) noexcept nogil:
-    # any(pairs, 箭牌)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILES_DRAGONS) == 0):
-            return True
-    return False
-
-
-cdef long long count_16_pungs(Ctx* c) noexcept nogil:
-    # count(pungs, 風牌)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG) and ((g.tiles & ~TILES_WINDS) == 0):
-            found += 1
-    return found
-
-
-cdef bint any_17_pairs(Ctx* c) noexcept nogil:
-    # any(pairs, 風牌)
-    cdef int k
-    cdef const Group* g
-    if not c.d.kinds & (1ULL << PAIR):  # no group of these kinds
-        return False
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == PAIR and ((g.tiles & ~TILES_WINDS) == 0):
-            return True
-    return False
-
-
-cdef long long count_18_pungs(Ctx* c) noexcept nogil:
-    # count(pungs)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & ((1ULL << PUNG) | (1ULL << KONG)):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if (g.kind == PUNG or g.kind == KONG):
-            found += 1
-    return found
-
-
-cdef long long count_19_kongs(Ctx* c) noexcept nogil:
-    # count(kongs)
-    cdef int k
-    cdef const Group* g
-    cdef long long found = 0
-    if not c.d.kinds & (1ULL << KONG):  # no group of these kinds
-        return 0
-    for k in range(c.d.n_groups):
-        g = &c.d.groups[k]
-        if g.kind == KONG:
-            found += 1
-    return found
-
-
-cdef long long combinations_20_chows(Ctx* c) noexcept nogil:
+cdef long long combinations_12_chows(Ctx* c) noexcept nogil:
     # combinations(chows, 3, distinct(suit) and step == 0)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -965,7 +854,7 @@ cdef long long combinations_20_chows(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_21_pungs(Ctx* c) noexcept nogil:
+cdef long long count_13_pungs(Ctx* c) noexcept nogil:
     # count(pungs, numbered and rank == pair.rank and suit != pair.suit)
     cdef int k
     cdef const Group* g
@@ -981,7 +870,7 @@ cdef long long count_21_pungs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long combinations_22_pungs(Ctx* c) noexcept nogil:
+cdef long long combinations_14_pungs(Ctx* c) noexcept nogil:
     # combinations(pungs, 3, numbered and distinct(suit) and step == 0)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -1003,7 +892,7 @@ cdef long long combinations_22_pungs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long combinations_23_chows(Ctx* c) noexcept nogil:
+cdef long long combinations_15_chows(Ctx* c) noexcept nogil:
     # combinations(chows, 3, same(suit) and step == 3)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -1024,7 +913,7 @@ cdef long long combinations_23_chows(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long combinations_24_pungs(Ctx* c) noexcept nogil:
+cdef long long combinations_16_pungs(Ctx* c) noexcept nogil:
     # combinations(pungs, 3, numbered and same(suit) and step == 1)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[3]
@@ -1046,7 +935,7 @@ cdef long long combinations_24_pungs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long combinations_25_pungs(Ctx* c) noexcept nogil:
+cdef long long combinations_17_pungs(Ctx* c) noexcept nogil:
     # combinations(pungs, 4, numbered and same(suit) and step == 1)
     cdef const Group* sets[MAX_GROUPS]
     cdef const Group* combo[4]
@@ -1071,7 +960,7 @@ cdef long long combinations_25_pungs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint all_26_groups(Ctx* c) noexcept nogil:
+cdef bint all_18_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(么九))
     cdef int k
     cdef const Group* g
@@ -1082,7 +971,7 @@ cdef bint all_26_groups(Ctx* c) noexcept nogil:
     return True
 
 
-cdef bint all_27_groups(Ctx* c) noexcept nogil:
+cdef bint all_19_groups(Ctx* c) noexcept nogil:
     # all(groups, contains(老頭))
     cdef int k
     cdef const Group* g
@@ -1113,7 +1002,7 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # specs/zungjung.mj:125
 cdef long long fan_00_all_sequences(Ctx* c) noexcept nogil:
     # fan 平和 "All Sequences" 5: count(chows) == 4
-    return 1 if (count_12_chows(c) == 4) else 0
+    return 1 if (groups_in(c.group_tiles[0], 4, ALL_TILES) == 4) else 0
 
 
 # specs/zungjung.mj:127
@@ -1149,43 +1038,46 @@ cdef long long fan_05_nine_gates(Ctx* c) noexcept nogil:
 # specs/zungjung.mj:144
 cdef long long fan_06_value_honor(Ctx* c) noexcept nogil:
     # fan 番牌 "Value Honor" 10 each: count(pungs, 箭牌 or tile == seat_wind)
-    return max(count_13_pungs(c), 0)
+    return max(groups_in(c.group_tiles[1], 1, (0x380000000ULL | tile_bit(wind_tile(c, c.h.seat_wind)))), 0)
 
 
 # specs/zungjung.mj:146
 cdef long long fan_07_small_three_dragons(Ctx* c) noexcept nogil:
     # fan 小三元 "Small Three Dragons" 40: count(pungs, 箭牌) == 2 and any(pairs, 箭牌)
-    return 1 if ((count_14_pungs(c) == 2) and any_15_pairs(c)) else 0
+    return 1 if ((groups_in(c.group_tiles[1], 1, TILES_DRAGONS) == 2)
+                 and ((c.group_tiles[3][0] & TILES_DRAGONS) != 0)) else 0
 
 
 # specs/zungjung.mj:148
 cdef long long fan_08_big_three_dragons(Ctx* c) noexcept nogil:
     # fan 大三元 "Big Three Dragons" 130: count(pungs, 箭牌) == 3
-    return 1 if (count_14_pungs(c) == 3) else 0
+    return 1 if (groups_in(c.group_tiles[1], 1, TILES_DRAGONS) == 3) else 0
 
 
 # specs/zungjung.mj:151
 cdef long long fan_09_small_three_winds(Ctx* c) noexcept nogil:
     # fan 小三風 "Small Three Winds" 30: count(pungs, 風牌) == 2 and any(pairs, 風牌)
-    return 1 if ((count_16_pungs(c) == 2) and any_17_pairs(c)) else 0
+    return 1 if ((groups_in(c.group_tiles[1], 1, TILES_WINDS) == 2)
+                 and ((c.group_tiles[3][0] & TILES_WINDS) != 0)) else 0
 
 
 # specs/zungjung.mj:153
 cdef long long fan_10_big_three_winds(Ctx* c) noexcept nogil:
     # fan 大三風 "Big Three Winds" 120: count(pungs, 風牌) == 3
-    return 1 if (count_16_pungs(c) == 3) else 0
+    return 1 if (groups_in(c.group_tiles[1], 1, TILES_WINDS) == 3) else 0
 
 
 # specs/zungjung.mj:155
 cdef long long fan_11_small_four_winds(Ctx* c) noexcept nogil:
     # fan 小四喜 "Small Four Winds" 320: count(pungs, 風牌) == 3 and any(pairs, 風牌)
-    return 1 if ((count_16_pungs(c) == 3) and any_17_pairs(c)) else 0
+    return 1 if ((groups_in(c.group_tiles[1], 1, TILES_WINDS) == 3)
+                 and ((c.group_tiles[3][0] & TILES_WINDS) != 0)) else 0
 
 
 # specs/zungjung.mj:158
 cdef long long fan_12_big_four_winds(Ctx* c) noexcept nogil:
     # fan 大四喜 "Big Four Winds" 400: count(pungs, 風牌) == 4
-    return 1 if (count_16_pungs(c) == 4) else 0
+    return 1 if (groups_in(c.group_tiles[1], 1, TILES_WINDS) == 4) else 0
 
 
 # specs/zungjung.mj:162
@@ -1197,7 +1089,7 @@ cdef long long fan_13_all_honors(Ctx* c) noexcept nogil:
 # specs/zungjung.mj:167
 cdef long long fan_14_all_triplets(Ctx* c) noexcept nogil:
     # fan 對對和 "All Triplets" 30: 面子和 and count(pungs) == 4
-    return 1 if ((let_0(c) != 0) and (count_18_pungs(c) == 4)) else 0
+    return 1 if ((let_0(c) != 0) and (groups_in(c.group_tiles[1], 1, ALL_TILES) == 4)) else 0
 
 
 # specs/zungjung.mj:169
@@ -1221,25 +1113,25 @@ cdef long long fan_17_four_concealed_triplets(Ctx* c) noexcept nogil:
 # specs/zungjung.mj:174
 cdef long long fan_18_one_kong(Ctx* c) noexcept nogil:
     # fan 一槓 "One Kong" 5: count(kongs) == 1
-    return 1 if (count_19_kongs(c) == 1) else 0
+    return 1 if (groups_in(c.group_tiles[2], 1, ALL_TILES) == 1) else 0
 
 
 # specs/zungjung.mj:175
 cdef long long fan_19_two_kong(Ctx* c) noexcept nogil:
     # fan 二槓 "Two Kong" 20: count(kongs) == 2
-    return 1 if (count_19_kongs(c) == 2) else 0
+    return 1 if (groups_in(c.group_tiles[2], 1, ALL_TILES) == 2) else 0
 
 
 # specs/zungjung.mj:176
 cdef long long fan_20_three_kong(Ctx* c) noexcept nogil:
     # fan 三槓 "Three Kong" 120: count(kongs) == 3
-    return 1 if (count_19_kongs(c) == 3) else 0
+    return 1 if (groups_in(c.group_tiles[2], 1, ALL_TILES) == 3) else 0
 
 
 # specs/zungjung.mj:177
 cdef long long fan_21_four_kong(Ctx* c) noexcept nogil:
     # fan 四槓 "Four Kong" 480: count(kongs) == 4
-    return 1 if (count_19_kongs(c) == 4) else 0
+    return 1 if (groups_in(c.group_tiles[2], 1, ALL_TILES) == 4) else 0
 
 
 # specs/zungjung.mj:184
@@ -1269,49 +1161,49 @@ cdef long long fan_25_four_identical_sequences(Ctx* c) noexcept nogil:
 # specs/zungjung.mj:192
 cdef long long fan_26_three_similar_sequences(Ctx* c) noexcept nogil:
     # fan 三色同順 "Three Similar Sequences" 35: combinations(chows, 3, distinct(suit) and step == 0) > 0
-    return 1 if (combinations_20_chows(c) > 0) else 0
+    return 1 if (combinations_12_chows(c) > 0) else 0
 
 
 # specs/zungjung.mj:194
 cdef long long fan_27_small_three_similar_triplets(Ctx* c) noexcept nogil:
     # fan 三色小同刻 "Small Three Similar Triplets" 30: 面子和 and pair in 數牌 and count(pungs, numbered and rank == pair.rank and suit != pair.suit) == 2
-    return 1 if ((let_0(c) != 0) and has_tile(TILES_NUMBER_TILES, pair_tile(c)) and (count_21_pungs(c) == 2)) else 0
+    return 1 if ((let_0(c) != 0) and has_tile(TILES_NUMBER_TILES, pair_tile(c)) and (count_13_pungs(c) == 2)) else 0
 
 
 # specs/zungjung.mj:197
 cdef long long fan_28_three_similar_triplets(Ctx* c) noexcept nogil:
     # fan 三色同刻 "Three Similar Triplets" 120: combinations(pungs, 3, numbered and distinct(suit) and step == 0) > 0
-    return 1 if (combinations_22_pungs(c) > 0) else 0
+    return 1 if (combinations_14_pungs(c) > 0) else 0
 
 
 # specs/zungjung.mj:204
 cdef long long fan_29_nine_tile_straight(Ctx* c) noexcept nogil:
     # fan 一氣通貫 "Nine-Tile Straight" 40: combinations(chows, 3, same(suit) and step == 3) > 0
-    return 1 if (combinations_23_chows(c) > 0) else 0
+    return 1 if (combinations_15_chows(c) > 0) else 0
 
 
 # specs/zungjung.mj:206
 cdef long long fan_30_three_consecutive_triplets(Ctx* c) noexcept nogil:
     # fan 三連刻 "Three Consecutive Triplets" 100: combinations(pungs, 3, numbered and same(suit) and step == 1) > 0
-    return 1 if (combinations_24_pungs(c) > 0) else 0
+    return 1 if (combinations_16_pungs(c) > 0) else 0
 
 
 # specs/zungjung.mj:208
 cdef long long fan_31_four_consecutive_triplets(Ctx* c) noexcept nogil:
     # fan 四連刻 "Four Consecutive Triplets" 200: combinations(pungs, 4, numbered and same(suit) and step == 1) > 0
-    return 1 if (combinations_25_pungs(c) > 0) else 0
+    return 1 if (combinations_17_pungs(c) > 0) else 0
 
 
 # specs/zungjung.mj:214
 cdef long long fan_32_mixed_lesser_terminals(Ctx* c) noexcept nogil:
     # fan 混全帶么 "Mixed Lesser Terminals" 40: 面子和 and all(groups, contains(么九))
-    return 1 if ((let_0(c) != 0) and all_26_groups(c)) else 0
+    return 1 if ((let_0(c) != 0) and all_18_groups(c)) else 0
 
 
 # specs/zungjung.mj:216
 cdef long long fan_33_pure_lesser_terminals(Ctx* c) noexcept nogil:
     # fan 純全帶么 "Pure Lesser Terminals" 50: 面子和 and all(groups, contains(老頭))
-    return 1 if ((let_0(c) != 0) and all_27_groups(c)) else 0
+    return 1 if ((let_0(c) != 0) and all_19_groups(c)) else 0
 
 
 # specs/zungjung.mj:218
@@ -2210,6 +2102,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.late_fans = True
     t.computed_values = False
     t.requirements_read_fans = False
+    t.group_masks = True
     t.count_fans = count_fans
     t.value_fans = value_fans
     t.unmet_requirement = unmet_requirement

@@ -8,7 +8,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from dsl.compiled import CodegenError, names
+from dsl.compiled import CodegenError, masks, names
 from dsl.compiled.layout import source_text
 from dsl.compiled.tables import Tables
 from dsl.frontend import ir
@@ -108,6 +108,8 @@ class Emitter:
         self.scores: dict[str, str] = {}  # `score:` results -> C function
         self.bindings: dict[str, str] = {}  # settlement `let` -> C function
         self.reorder_waits = not any(_may_fail(self.spec, r.condition) for r in self.spec.requirements)
+        self.group_masks = masks.GroupMasks(spec, tables)
+        self.uses_group_masks = False  # some rule reads Ctx.group_tiles: the runtime fills them per decomposition
 
     # -- typed entry points
 
@@ -259,6 +261,11 @@ class Emitter:
             raise CodegenError(f"{e.span}: the compiled checker does not support {e.function}({e.source}, ...)")
         if e.source in ("tiles", "kinds") and isinstance(e.body, ir.ItemTileSet) and e.function != "sum":
             return self._held_in_set(e)
+        if e.function != "sum" and where.loser is None and masks.usable(self.spec, e.source):
+            mask = self.group_masks.mask(e.body, e.source)
+            if mask is not None:  # the groups' tiles alone decide it: a few bit operations, no loop
+                self.uses_group_masks = True
+                return Code(masks.aggregate(e.function, e.source, mask), "num" if e.function == "count" else "bool")
         element = SOURCES[e.source]
         # inside the helper the loser being settled is its parameter `loser`, or the loser looked at
         loser = "l" if element == "loser" else ("loser" if where.loser is not None else None)

@@ -167,6 +167,10 @@ class Model:
     def aggregates(self) -> list[Aggregate]:
         return self.emitter.aggregates
 
+    @property
+    def uses_group_masks(self) -> bool:
+        return self.emitter.uses_group_masks
+
     # -- rules
 
     def _definitions(self) -> None:

@@ -306,6 +306,7 @@ cdef struct Tables:
     bint late_fans
     bint computed_values  # some hand fan's value is computed (else every value is its fan_amount)
     bint requirements_read_fans
+    bint group_masks  # some rule reads Ctx.group_tiles (dsl.compiled.masks)
     # the spec's rules
     HandStep count_fans
     HandStep value_fans
@@ -378,6 +379,9 @@ cdef struct Ctx:
     int first_unmet
     bint found
     Ctx* trial  # where the waits of this hand are searched (NULL: find_waits takes room of its own)
+    # the tiles the decomposition's chows start on, its pungs (kongs too), its kongs and its pairs hold, in
+    # layers: a tile in layer k starts more than k such groups (dsl.compiled.masks)
+    unsigned long long group_tiles[4][4]
     # the readings of the concealed tiles (standard_split), their order and sort keys
     Readings readings
     int reading_order[MAX_READINGS]
@@ -548,6 +552,19 @@ cdef class Checker:
 
 
 # ---------------------------------------------------------------- helpers the rules call
+
+cdef inline long long groups_in(const unsigned long long* layers, int n, unsigned long long tiles) noexcept nogil:
+    """How many groups of a row of Ctx.group_tiles start on these tiles."""
+    cdef long long found = 0
+    cdef int k
+    for k in range(n):
+        found += popcount(layers[k] & tiles)
+    return found
+
+
+cdef inline unsigned long long tile_bit(long long tile) noexcept nogil:
+    """The set of one tile; empty for no tile (-1)."""
+    return (1ULL << tile) if 0 <= tile < MAX_TILES else 0
 
 cdef inline bint has_tile(unsigned long long tiles, long long tile) noexcept nogil:
     return tile >= 0 and (tiles >> tile) & 1

@@ -1020,6 +1020,8 @@ cdef bint own_shapes(Ctx* c) noexcept nogil:
     for k in range(c.n_declared):
         c.d.kinds |= 1ULL << c.d.groups[k].kind
     c.d.wait = t.text_none  # no group completes a wait
+    if t.group_masks:
+        fill_group_tiles(c)
     for k in range(t.n_own_shapes):
         c.d.shape = t.own_shape_text[k]
         if t.extended:
@@ -1571,6 +1573,8 @@ cdef bint visit(Ctx* c) noexcept nogil:
     c.stamp += 1
     if t.extended:
         read_tiles(c)
+    if t.group_masks:
+        fill_group_tiles(c)
     if t.requirements_read_fans:
         t.count_fans(c)
     unmet = t.unmet_requirement(c)
@@ -1612,6 +1616,33 @@ cdef bint visit(Ctx* c) noexcept nogil:
             c.best_suits = c.suits
             c.best_substituted = c.substituted
     return False
+
+
+cdef void fill_group_tiles(Ctx* c) noexcept nogil:
+    """Ctx.group_tiles of the decomposition in c.d: each chow, pung, kong and pair adds its lowest tile to the
+    first layer of its rows that lacks it (a kong is a pung too)."""
+    cdef int k
+    cdef const Group* g
+    memset(c.group_tiles, 0, sizeof(c.group_tiles))
+    for k in range(c.d.n_groups):
+        g = &c.d.groups[k]
+        if g.kind == CHOW:
+            add_layered(c.group_tiles[0], g.tile)
+        elif g.kind == PUNG or g.kind == KONG:
+            add_layered(c.group_tiles[1], g.tile)
+            if g.kind == KONG:
+                add_layered(c.group_tiles[2], g.tile)
+        elif g.kind == PAIR:
+            add_layered(c.group_tiles[3], g.tile)
+
+
+cdef inline void add_layered(unsigned long long* layers, int tile) noexcept nogil:
+    cdef unsigned long long bit = 1ULL << tile
+    cdef int k
+    for k in range(4):
+        if not layers[k] & bit:
+            layers[k] |= bit
+            return
 
 
 cdef inline void swap(long long** a, long long** b) noexcept nogil:
@@ -1746,6 +1777,8 @@ cdef long long fans_counted(const Ctx* c) noexcept nogil:
 
 cdef void restore_best(Ctx* c) noexcept nogil:
     keep_decomposition(&c.d, &c.best_d)
+    if c.t.group_masks:
+        fill_group_tiles(c)
     c.stamp += 1
     c.n = c.best_n
     c.v = c.best_v
