@@ -553,7 +553,21 @@ NO_SHAPE = 'the tiles do not form a winning shape (standard, loose)'
 # ---------------------------------------------------------------- count / all / any / sum / combinations
 
 
-cdef bint all_00_tiles(Ctx* c) noexcept nogil:
+cdef long long count_00_chows(Ctx* c) noexcept nogil:
+    # count(chows)
+    cdef int k
+    cdef const Group* g
+    cdef long long found = 0
+    if not c.d.kinds & (1ULL << CHOW):  # no group of these kinds
+        return 0
+    for k in range(c.d.n_groups):
+        g = &c.d.groups[k]
+        if g.kind == CHOW:
+            found += 1
+    return found
+
+
+cdef bint all_01_tiles(Ctx* c) noexcept nogil:
     # all(tiles, numbered)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -565,7 +579,7 @@ cdef bint all_00_tiles(Ctx* c) noexcept nogil:
     return True
 
 
-cdef long long count_01_groups(Ctx* c) noexcept nogil:
+cdef long long count_02_groups(Ctx* c) noexcept nogil:
     # count(groups, declared and opens)
     cdef int k
     cdef const Group* g
@@ -577,7 +591,7 @@ cdef long long count_01_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_02_kongs(Ctx* c) noexcept nogil:
+cdef long long count_03_kongs(Ctx* c) noexcept nogil:
     # count(kongs, exposed)
     cdef int k
     cdef const Group* g
@@ -591,7 +605,7 @@ cdef long long count_02_kongs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_03_kongs(Ctx* c) noexcept nogil:
+cdef long long count_04_kongs(Ctx* c) noexcept nogil:
     # count(kongs, concealed)
     cdef int k
     cdef const Group* g
@@ -605,7 +619,7 @@ cdef long long count_03_kongs(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_04_groups(Ctx* c) noexcept nogil:
+cdef long long count_05_groups(Ctx* c) noexcept nogil:
     # count(groups, 红中杠)
     cdef int k
     cdef const Group* g
@@ -617,7 +631,7 @@ cdef long long count_04_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_05_groups(Ctx* c) noexcept nogil:
+cdef long long count_06_groups(Ctx* c) noexcept nogil:
     # count(groups, 痞子杠)
     cdef int k
     cdef const Group* g
@@ -629,7 +643,7 @@ cdef long long count_05_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef long long count_06_groups(Ctx* c) noexcept nogil:
+cdef long long count_07_groups(Ctx* c) noexcept nogil:
     # count(groups, 癞子杠)
     cdef int k
     cdef const Group* g
@@ -641,7 +655,7 @@ cdef long long count_06_groups(Ctx* c) noexcept nogil:
     return found
 
 
-cdef bint any_07_tiles(Ctx* c) noexcept nogil:
+cdef bint any_08_tiles(Ctx* c) noexcept nogil:
     # any(tiles, 癞子 and honor)
     cdef int t
     cdef unsigned long long left = c.held_tiles
@@ -653,7 +667,7 @@ cdef bint any_07_tiles(Ctx* c) noexcept nogil:
     return False
 
 
-cdef long long count_08_loser_melds(Ctx* c, int loser) noexcept nogil:
+cdef long long count_09_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, opens)
     cdef int k
     cdef const Group* g
@@ -665,7 +679,7 @@ cdef long long count_08_loser_melds(Ctx* c, int loser) noexcept nogil:
     return found
 
 
-cdef long long count_09_loser_melds(Ctx* c, int loser) noexcept nogil:
+cdef long long count_10_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, kong and exposed)
     cdef int k
     cdef const Group* g
@@ -677,7 +691,7 @@ cdef long long count_09_loser_melds(Ctx* c, int loser) noexcept nogil:
     return found
 
 
-cdef long long count_10_loser_melds(Ctx* c, int loser) noexcept nogil:
+cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, kong and concealed)
     cdef int k
     cdef const Group* g
@@ -689,7 +703,7 @@ cdef long long count_10_loser_melds(Ctx* c, int loser) noexcept nogil:
     return found
 
 
-cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept nogil:
+cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, 红中杠)
     cdef int k
     cdef const Group* g
@@ -701,7 +715,7 @@ cdef long long count_11_loser_melds(Ctx* c, int loser) noexcept nogil:
     return found
 
 
-cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept nogil:
+cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, 痞子杠)
     cdef int k
     cdef const Group* g
@@ -713,7 +727,7 @@ cdef long long count_12_loser_melds(Ctx* c, int loser) noexcept nogil:
     return found
 
 
-cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept nogil:
+cdef long long count_14_loser_melds(Ctx* c, int loser) noexcept nogil:
     # count(loser_melds, 癞子杠)
     cdef int k
     cdef const Group* g
@@ -725,7 +739,7 @@ cdef long long count_13_loser_melds(Ctx* c, int loser) noexcept nogil:
     return found
 
 
-cdef bint any_14_groups(Ctx* c) noexcept nogil:
+cdef bint any_15_groups(Ctx* c) noexcept nogil:
     # any(groups, opens and contains(癞子))
     cdef int k
     cdef const Group* g
@@ -736,7 +750,7 @@ cdef bint any_14_groups(Ctx* c) noexcept nogil:
     return False
 
 
-cdef bint all_15_losers(Ctx* c, int loser) noexcept nogil:
+cdef bint all_16_losers(Ctx* c, int loser) noexcept nogil:
     # all(losers, 所输 > 封顶)
     cdef int l
     cdef bint result = True  # every element is looked at, as the interpreter does
@@ -746,7 +760,7 @@ cdef bint all_15_losers(Ctx* c, int loser) noexcept nogil:
     return result
 
 
-cdef bint all_16_losers(Ctx* c) noexcept nogil:
+cdef bint all_17_losers(Ctx* c) noexcept nogil:
     # all(losers, 赢家下铺 + 输家下铺 >= 起胡)
     cdef int l
     cdef bint result = True  # every element is looked at, as the interpreter does
@@ -774,7 +788,7 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
         return 2
     # specs/wuhan.mj:92
     # require 癞子不叫牌: not any(groups, opens and contains(癞子))
-    if not (not any_14_groups(c)):
+    if not (not any_15_groups(c)):
         return 3
     # specs/wuhan.mj:93
     # require 不胡癞子: self_drawn or not win in 癞子
@@ -801,13 +815,13 @@ cdef int unmet_requirement(Ctx* c) noexcept nogil:
 # specs/wuhan.mj:99
 cdef long long fan_00_all_pungs(Ctx* c) noexcept nogil:
     # fan 碰碰胡 "All pungs" 0: shape == standard and count(chows) == 0
-    return 1 if ((c.d.shape == T_standard) and (groups_in(c.group_tiles[0], 4, ALL_TILES) == 0)) else 0
+    return 1 if ((c.d.shape == T_standard) and (count_00_chows(c) == 0)) else 0
 
 
 # specs/wuhan.mj:100
 cdef long long fan_01_full_flush(Ctx* c) noexcept nogil:
     # fan 清一色 "Full flush" 0: shape == standard and suits == 1 and all(tiles, numbered)
-    return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and all_00_tiles(c)) else 0
+    return 1 if ((c.d.shape == T_standard) and (c.suits == 1) and all_01_tiles(c)) else 0
 
 
 # specs/wuhan.mj:101
@@ -825,7 +839,7 @@ cdef long long fan_03_all_2_5_and_8(Ctx* c) noexcept nogil:
 # specs/wuhan.mj:103
 cdef long long fan_04_all_claimed(Ctx* c) noexcept nogil:
     # fan 全求人 "All claimed" 0: count(groups, declared and opens) == 4 and pair in 将牌 and not self_drawn
-    return 1 if ((count_01_groups(c) == 4) and has_tile(TILES_2_5_AND_8, pair_tile(c))
+    return 1 if ((count_02_groups(c) == 4) and has_tile(TILES_2_5_AND_8, pair_tile(c))
                  and (not c.h.context[CTX_self_drawn])) else 0
 
 
@@ -861,44 +875,44 @@ cdef long long fan_08(Ctx* c) noexcept nogil:
 # specs/wuhan.mj:110
 cdef long long fan_09_openings(Ctx* c) noexcept nogil:
     # fan 开口翻 "Openings" 1 each: count(groups, declared and opens) if 口口翻 else (1 if opened else 0)
-    return max((count_01_groups(c) if c.h.options[OPT_0] else 1 if c.opened else 0), 0)
+    return max((count_02_groups(c) if c.h.options[OPT_0] else 1 if c.opened else 0), 0)
 
 
 # specs/wuhan.mj:111
 cdef long long fan_10(Ctx* c) noexcept nogil:
     # fan 明杠 "Exposed kong (直杠 or 蓄杠)" 1 each: count(kongs, exposed)
-    return max(count_02_kongs(c), 0)
+    return max(count_03_kongs(c), 0)
 
 
 # specs/wuhan.mj:112
 cdef long long fan_11_concealed_kong(Ctx* c) noexcept nogil:
     # fan 暗杠 "Concealed kong" 2 each: count(kongs, concealed)
-    return max(count_03_kongs(c), 0)
+    return max(count_04_kongs(c), 0)
 
 
 # specs/wuhan.mj:113
 cdef long long fan_12_red_dragon_laid_aside(Ctx* c) noexcept nogil:
     # fan 红中杠 "Red dragon laid aside" 1 each: count(groups, 红中杠)
-    return max(count_04_groups(c), 0)
+    return max(count_05_groups(c), 0)
 
 
 # specs/wuhan.mj:114
 cdef long long fan_13_pizi_laid_aside(Ctx* c) noexcept nogil:
     # fan 痞子杠 "Pizi laid aside" 1 each: count(groups, 痞子杠)
-    return max(count_05_groups(c), 0)
+    return max(count_06_groups(c), 0)
 
 
 # specs/wuhan.mj:115
 cdef long long fan_14_wild_laid_aside(Ctx* c) noexcept nogil:
     # fan 癞子杠 "Wild laid aside" 2 each: count(groups, 癞子杠)
-    return max(count_06_groups(c), 0)
+    return max(count_07_groups(c), 0)
 
 
 # specs/wuhan.mj:116
 cdef long long fan_15_hard_win(Ctx* c) noexcept nogil:
     # fan 硬胡 "Hard win" 1: wilds == 0 or (wilds == 1 and substituted == 0 and not any(tiles, 癞子 and honor))
     return 1 if ((wilds_held(c) == 0) or ((wilds_held(c) == 1) and (c.substituted == 0)
-                                          and (not any_07_tiles(c)))) else 0
+                                          and (not any_08_tiles(c)))) else 0
 
 
 # specs/wuhan.mj:118
@@ -916,37 +930,37 @@ cdef long long fan_17(Ctx* c) noexcept nogil:
 # specs/wuhan.mj:122
 cdef long long fan_18_loser_s_openings(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家开口翻 "Loser's openings" 1 each: count(loser_melds, opens) if 口口翻 else (1 if loser.opened else 0)
-    return max((count_08_loser_melds(c, loser) if c.h.options[OPT_0] else 1 if c.losers[loser].opened else 0), 0)
+    return max((count_09_loser_melds(c, loser) if c.h.options[OPT_0] else 1 if c.losers[loser].opened else 0), 0)
 
 
 # specs/wuhan.mj:123
 cdef long long fan_19_loser_s_exposed_kongs(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家明杠 "Loser's exposed kongs" 1 each: count(loser_melds, kong and exposed)
-    return max(count_09_loser_melds(c, loser), 0)
+    return max(count_10_loser_melds(c, loser), 0)
 
 
 # specs/wuhan.mj:124
 cdef long long fan_20_loser_s_concealed_kongs(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家暗杠 "Loser's concealed kongs" 2 each: count(loser_melds, kong and concealed)
-    return max(count_10_loser_melds(c, loser), 0)
+    return max(count_11_loser_melds(c, loser), 0)
 
 
 # specs/wuhan.mj:125
 cdef long long fan_21_loser_s_red_dragons_laid_aside(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家红中杠 "Loser's red dragons laid aside" 1 each: count(loser_melds, 红中杠)
-    return max(count_11_loser_melds(c, loser), 0)
+    return max(count_12_loser_melds(c, loser), 0)
 
 
 # specs/wuhan.mj:126
 cdef long long fan_22_loser_s_pizi_laid_aside(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家痞子杠 "Loser's pizi laid aside" 1 each: count(loser_melds, 痞子杠)
-    return max(count_12_loser_melds(c, loser), 0)
+    return max(count_13_loser_melds(c, loser), 0)
 
 
 # specs/wuhan.mj:127
 cdef long long fan_23_loser_s_wilds_laid_aside(Ctx* c, int loser) noexcept nogil:
     # loser fan 输家癞子杠 "Loser's wilds laid aside" 2 each: count(loser_melds, 癞子杠)
-    return max(count_13_loser_melds(c, loser), 0)
+    return max(count_14_loser_melds(c, loser), 0)
 
 
 # specs/wuhan.mj:128
@@ -1055,7 +1069,7 @@ cdef long long let_settle_5(Ctx* c, int loser) noexcept nogil:
 # specs/wuhan.mj:145
 cdef long long let_settle_6(Ctx* c, int loser) noexcept nogil:
     # let 金顶局 = 封顶 > 0 and all(losers, 所输 > 封顶)
-    return ((c.h.options[OPT_3] > 0) and all_15_losers(c, loser))
+    return ((c.h.options[OPT_3] > 0) and all_16_losers(c, loser))
 
 
 # specs/wuhan.mj:146
@@ -1084,7 +1098,7 @@ cdef int unmet_settle_requirement(Ctx* c) noexcept nogil:
     """The first requirement of `settle:` the win does not meet, -1 when it meets them all."""
     # specs/wuhan.mj:147
     # require 起胡: all(losers, 赢家下铺 + 输家下铺 >= 起胡)
-    if not all_16_losers(c):
+    if not all_17_losers(c):
         return 0
     return -1
 
@@ -2142,7 +2156,7 @@ cdef void link(Tables* t) noexcept nogil:
     t.late_fans = False
     t.computed_values = False
     t.requirements_read_fans = True
-    t.group_masks = True
+    t.group_masks = False
     t.count_fans = count_fans
     t.value_fans = value_fans
     t.unmet_requirement = unmet_requirement

@@ -61,3 +61,8 @@ def test_more_than_four_copies_of_a_tile_keep_the_loops():
     assert masks.usable(spec, "chows") and not masks.usable(spec, "groups")
     eight = dataclasses.replace(spec, tiles=tuple(dataclasses.replace(t, copies=8) for t in spec.tiles))
     assert not masks.usable(eight, "chows")
+
+
+def test_wild_tiles_keep_the_loops():
+    """A pung of wilds standing for 5m beside a pung of 5m: two pungs start on 5m, more than a layer holds."""
+    assert not masks.usable(load_spec("wuhan"), "pungs")

@@ -32,7 +32,10 @@ TILE_VALUED = {"win": "c.win", "pair": "pair_tile(c)", "seat_wind": "wind_tile(c
 
 
 def usable(spec: ir.Spec, source: str) -> bool:
-    return source in SOURCES and all(t.copies <= MAX_COPIES for t in spec.tiles)
+    """The layers hold every group of the source: no wild tiles (a wild may stand for a tile a fifth time, and
+    a pung of wilds beside a pung of the tile it stands for starts a second pung on that tile), and at most
+    four copies of a tile."""
+    return source in SOURCES and not spec.wilds and all(t.copies <= MAX_COPIES for t in spec.tiles)
 
 
 def aggregate(function: str, source: str, mask: str) -> str:
