@@ -845,28 +845,30 @@ cdef inline bint run_reads(int key, int tiles, bint chows) noexcept nogil:
 # distinct group that can hold the winning tile. The order matters: the first of equal totals wins.
 
 
-cdef extern from "<sys/mman.h>" nogil:
-    int madvise(void* address, size_t length, int advice)
-    int MADV_HUGEPAGE
-
-cdef extern from "<stdlib.h>" nogil:
-    int posix_memalign(void** memory, size_t alignment, size_t size)
-
-cdef enum:
-    HUGE_PAGE = 2 * 1024 * 1024
-
-
-cdef void* huge_zeroed(size_t size) noexcept nogil:
-    """Zeroed memory in huge pages where the system gives them (NULL when there is none): a call reads all over
-    its room and the table of runs, and in 4 KiB pages that costs a TLB entry a page (measured: a fifth of a
-    call's time)."""
-    cdef void* memory = NULL
-    size = (size + HUGE_PAGE - 1) // HUGE_PAGE * HUGE_PAGE
-    if posix_memalign(&memory, HUGE_PAGE, size) != 0:
-        return NULL
-    madvise(memory, size, MADV_HUGEPAGE)  # a hint: refused, or without THP, the memory is in small pages
-    memset(memory, 0, size)
-    return memory
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    /* In huge pages where the kernel gives them (transparent huge pages; a refused hint costs nothing). */
+    static void* mjdsl_huge_zeroed(size_t size) {
+        const size_t huge = 2u * 1024u * 1024u;
+        void* memory = NULL;
+        size = (size + huge - 1) / huge * huge;
+        if (posix_memalign(&memory, huge, size) != 0)
+            return NULL;
+        madvise(memory, size, MADV_HUGEPAGE);
+        memset(memory, 0, size);
+        return memory;
+    }
+    #else
+    static void* mjdsl_huge_zeroed(size_t size) { return calloc(1, size); }
+    #endif
+    """
+    void* huge_zeroed "mjdsl_huge_zeroed" (size_t size) nogil
+    # Zeroed memory, freed with free(): in huge pages on Linux. A call reads all over its room and the table of
+    # runs, and in 4 KiB pages the TLB misses cost a fifth of a call (measured).
 
 
 cdef Scratch* new_scratch() noexcept nogil:
