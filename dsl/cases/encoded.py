@@ -64,12 +64,14 @@ def decode(spec: ir.Spec, arrays: Mapping[str, Any], i: int) -> dict[str, object
 
 def decode_all(spec: ir.Spec, arrays: Mapping[str, Any]) -> list[dict[str, object]]:
     """Every encoded case as a case dict, once the arrays are checked to be what they must be."""
-    check_shapes(Columns.of(spec), len(spec.tiles), arrays)
+    columns = Columns.of(spec)
+    check_shapes(len(spec.tiles), len(columns.context), len(columns.indicators), arrays)
     return [decode(spec, arrays, i) for i in range(memoryview(arrays["counts"]).shape[0])]
 
 
-def check_shapes(columns: Columns, tiles: int, arrays: Mapping[str, Any]) -> None:
-    """A ValueError naming the array that is missing, unknown or of the wrong shape."""
+def check_shapes(tiles: int, context: int, indicators: int, arrays: Mapping[str, Any]) -> None:
+    """A ValueError naming the array that is missing, unknown or of the wrong shape, for a spec of so many tiles,
+    context columns and indicator keys (both back ends check their arrays here)."""
     unknown = sorted(set(arrays) - set(ARRAYS))
     if unknown:
         raise ValueError(f"encoded cases have no array {unknown[0]!r}: " + ", ".join(ARRAYS))
@@ -79,7 +81,7 @@ def check_shapes(columns: Columns, tiles: int, arrays: Mapping[str, Any]) -> Non
         raise ValueError(f"encoded cases: 'counts' is {n} x {tiles} (one column per tile) and 'win' has {n} entries")
     if "melds" in shapes and (len(shapes["melds"]) != 3 or shapes["melds"][0] != n or shapes["melds"][2] != 2):
         raise ValueError(f"encoded cases: 'melds' is {n} x M x 2 (meld kind, tile)")
-    widths = {"context": len(columns.context), "indicators": len(columns.indicators)}
+    widths = {"context": context, "indicators": indicators}
     for name, width in widths.items():
         if name in shapes and shapes[name][:2] != (n, width):
             raise ValueError(f"encoded cases: {name!r} has {n} rows of {width}")

@@ -214,6 +214,25 @@ cdef bint meld_shape_ok(const Tables* t, int kind, const int* tiles, int n, cons
     return True
 
 
+cdef void tiles_read(const Tables* t, const Hand* h, int* counts) noexcept nogil:
+    """Every copy of each tile a case shows: the concealed tiles, the winning tile and the declared melds."""
+    cdef int k, tile
+    memcpy(counts, h.counts, t.n_tiles * sizeof(int))
+    if h.win >= 0:
+        counts[h.win] += 1
+    for k in range(h.n_melds):
+        for tile in range(h.melds[k].size):
+            counts[h.melds[k].tiles[tile]] += 1
+
+
+cdef bint within_copies(const Tables* t, const int* counts) noexcept nogil:
+    cdef int tile
+    for tile in range(t.n_tiles):
+        if counts[tile] > t.tile_copies[tile]:
+            return False
+    return True
+
+
 cdef int plain_meld_kind(dict kinds, str text, int* space) noexcept:
     """The meld kind of `KIND TILES` written plainly (one-byte characters, one space between two words, no other
     whitespace), found without making the words as strings; -1 for any other text, which str.split reads."""
@@ -791,8 +810,8 @@ cdef unsigned long long standard_waits(const Tables* t, const Hand* h, unsigned 
     """The candidate tiles that make the concealed tiles read as sets and a pair, run by run through
     RUN_SHAPES: the run the tile joins must read anew, every other run as it is, one pair in all. A candidate
     the table cannot decide (a fifth copy) goes to `unknown`."""
-    cdef int run, k, tile, tiles, key, shape, pairs = 0, wrong = 0
-    cdef int run_key[MAX_TILES]
+    cdef int run, tile, tiles, shape, pairs = 0, wrong = 0
+    cdef int keys[MAX_TILES]
     cdef int run_tiles[MAX_TILES]
     cdef bint run_right[MAX_TILES]
     cdef bint chows = False
@@ -805,16 +824,15 @@ cdef unsigned long long standard_waits(const Tables* t, const Hand* h, unsigned 
     chows = t.shape_chows[shape]
     tiles = 0
     for run in range(t.n_runs):
-        run_key[run] = 0
-        run_tiles[run] = 0
-        for k in range(t.run_length[run] - 1, -1, -1):
-            run_key[run] = run_key[run] * (RUN_COPIES + 1) + h.counts[t.run_first[run] + k]
-            run_tiles[run] += h.counts[t.run_first[run] + k]
+        keys[run] = run_key(t, h.counts, run, &run_tiles[run])
+        if keys[run] < 0:  # beyond the table: the search decides every candidate
+            unknown[0] |= candidates
+            return 0
         tiles += run_tiles[run]
     if (t.sets - h.n_sets) * 3 + 1 != tiles:
         return 0
     for run in range(t.n_runs):
-        run_right[run] = run_reads(run_key[run], run_tiles[run], chows)
+        run_right[run] = run_reads(keys[run], run_tiles[run], chows)
         wrong += not run_right[run]
         pairs += run_tiles[run] % 3 == 2
     while candidates:
@@ -828,16 +846,10 @@ cdef unsigned long long standard_waits(const Tables* t, const Hand* h, unsigned 
             continue
         tiles = run_tiles[run] + 1
         if pairs - (run_tiles[run] % 3 == 2) + (tiles % 3 == 2) == 1 and \
-                run_reads(run_key[run] + RUN_DIGIT[tile - t.run_first[run]], tiles, chows):
+                run_reads(keys[run] + RUN_DIGIT[tile - t.run_first[run]], tiles, chows):
             waits |= 1ULL << tile
     return waits
 
-
-cdef inline bint run_reads(int key, int tiles, bint chows) noexcept nogil:
-    """The run reads as sets (a multiple of 3 tiles) or as sets and a pair (2 more)."""
-    if tiles % 3 == 1:
-        return False
-    return tiles == 0 or (RUN_SHAPES[key] >> (0 if chows else 2)) & (1 if tiles % 3 == 0 else 2)
 
 # ================================================================ decompositions
 # Every decomposition, in the order of dsl.interp.decompose: shapes as the spec lists them; sets and a pair by
@@ -950,29 +962,40 @@ cdef void find_runs(Tables* t) noexcept nogil:
             t.runs_fit = t.runs_fit and (t.chow_start[t.run_first[run] + p] != 0) == (p + 2 < t.run_length[run])
 
 
+cdef inline bint run_reads(int key, int tiles, bint chows) noexcept nogil:
+    """The run reads as sets (a multiple of 3 tiles) or as sets and a pair (2 more)."""
+    if tiles % 3 == 1:
+        return False
+    return tiles == 0 or (RUN_SHAPES[key] >> (0 if chows else 2)) & (1 if tiles % 3 == 0 else 2)
+
+
+cdef int run_key(const Tables* t, const int* counts, int run, int* tiles) noexcept nogil:
+    """A run's key into RUN_SHAPES (its counts in base RUN_COPIES + 1, its first tile the lowest digit), its
+    tiles into `tiles`; -1 when a count is beyond the table."""
+    cdef int k, count, key = 0
+    tiles[0] = 0
+    for k in range(t.run_length[run] - 1, -1, -1):
+        count = counts[t.run_first[run] + k]
+        if count > RUN_COPIES:
+            return -1
+        key = key * (RUN_COPIES + 1) + count
+        tiles[0] += count
+    return key
+
+
 cdef int standard_complete(const Tables* t, const int* counts, bint chows) noexcept nogil:
     """Whether the concealed tiles read as sets and one pair: 1 or 0 by RUN_SHAPES, -1 when the table does not
     cover this spec's runs or counts."""
-    cdef int run, k, key, tiles, count, pairs = 0, shift = 0 if chows else 2
+    cdef int run, key, tiles, pairs = 0
     if not t.runs_fit:
         return -1
     for run in range(t.n_runs):
-        key = 0
-        tiles = 0
-        for k in range(t.run_length[run] - 1, -1, -1):
-            count = counts[t.run_first[run] + k]
-            if count > RUN_COPIES:
-                return -1
-            key = key * (RUN_COPIES + 1) + count
-            tiles += count
-        if tiles % 3 == 1:
+        key = run_key(t, counts, run, &tiles)
+        if key < 0:
+            return -1
+        if not run_reads(key, tiles, chows):
             return 0
-        if tiles % 3 == 2:
-            pairs += 1
-            if pairs > 1 or not (RUN_SHAPES[key] >> shift) & 2:
-                return 0
-        elif tiles and not (RUN_SHAPES[key] >> shift) & 1:
-            return 0
+        pairs += tiles % 3 == 2
     return pairs == 1
 
 
@@ -2194,17 +2217,11 @@ cdef class Checker:
             if reds[self.red_suits[k]] > t.red_copies:
                 return UNREAD
             h.red += reds[self.red_suits[k]]
-        memcpy(counts, h.counts, t.n_tiles * sizeof(int))
-        if h.win >= 0:
-            counts[h.win] += 1
-        for k in range(h.n_melds):
-            for tile in range(h.melds[k].size):
-                counts[h.melds[k].tiles[tile]] += 1
+        tiles_read(t, h, counts)
         if others is not None and not read_other_melds(t, self.meld_kinds, others, h, counts):
             return UNREAD
-        for tile in range(t.n_tiles):
-            if counts[tile] > t.tile_copies[tile]:
-                return UNREAD
+        if not within_copies(t, counts):
+            return UNREAD
         if n != t.hand_size - 1 - 3 * h.n_sets:
             return UNREAD
         read_seats(t, seat_given, discarder_given, h)
@@ -2805,20 +2822,16 @@ cdef class Checker:
             del views
 
     cdef tuple encoded_views(self, dict arrays, Encoded* e):
-        """Point e at the arrays, each checked for its type and shape; the views that keep them readable."""
+        """Point e at the arrays, each checked for its shape (as the interpreter checks them) and type; the views
+        that keep them readable."""
+        from dsl.cases.encoded import check_shapes
+        check_shapes(self.t.n_tiles, len(self.context_columns), len(self.indicator_keys), arrays)
         cdef const unsigned char[:, ::1] counts = arrays["counts"]
         cdef const short[::1] wins = arrays["win"]
         cdef const short[:, :, ::1] melds
         cdef const long long[:, ::1] context
         cdef const short[:, :, ::1] indicators
-        unknown = set(arrays) - {"counts", "win", "melds", "context", "indicators"}
-        if unknown:
-            raise ValueError(f"encoded cases have no array {sorted(unknown)[0]!r}: counts, win, melds, context, "
-                             "indicators")
         e.n = counts.shape[0]
-        if counts.shape[1] != self.t.n_tiles or wins.shape[0] != e.n:
-            raise ValueError(f"encoded cases: 'counts' is {e.n} x {self.t.n_tiles} (one column per tile of "
-                             f"tile_codes) and 'win' has {e.n} entries")
         e.counts = &counts[0, 0] if e.n else NULL
         e.wins = &wins[0] if e.n else NULL
         e.melds, e.context, e.indicators = NULL, NULL, NULL
@@ -2826,25 +2839,20 @@ cdef class Checker:
         views = [counts, wins]
         if arrays.get("melds") is not None:
             melds = arrays["melds"]
-            if melds.shape[0] != e.n or melds.shape[2] != 2 or melds.shape[1] > MAX_MELDS:
-                raise ValueError(f"encoded cases: 'melds' is {e.n} x M x 2 (meld kind, tile), M at most {MAX_MELDS}")
+            if melds.shape[1] > MAX_MELDS:
+                raise ValueError(f"encoded cases: 'melds' has at most {MAX_MELDS} melds a case")
             e.meld_columns = melds.shape[1]
             e.melds = &melds[0, 0, 0] if e.n and e.meld_columns else NULL
             views.append(melds)
         if arrays.get("context") is not None:
             context = arrays["context"]
-            if context.shape[0] != e.n or context.shape[1] != len(self.context_columns):
-                raise ValueError(f"encoded cases: 'context' is {e.n} x {len(self.context_columns)}, one column per "
-                                 f"key of encoded_columns {self.context_columns}")
             e.context_columns = context.shape[1]
             e.context = &context[0, 0] if e.n and e.context_columns else NULL
             views.append(context)
         if arrays.get("indicators") is not None:
             indicators = arrays["indicators"]
-            if indicators.shape[0] != e.n or indicators.shape[1] != len(self.indicator_keys) \
-                    or indicators.shape[2] > MAX_INDICATORS:
-                raise ValueError(f"encoded cases: 'indicators' is {e.n} x {len(self.indicator_keys)} x L, one row per "
-                                 f"key of indicator_columns {self.indicator_keys}, L at most {MAX_INDICATORS}")
+            if indicators.shape[2] > MAX_INDICATORS:
+                raise ValueError(f"encoded cases: 'indicators' has at most {MAX_INDICATORS} tiles a key")
             e.indicator_columns = indicators.shape[1]
             e.indicator_length = indicators.shape[2]
             e.indicators = &indicators[0, 0, 0] if e.n and e.indicator_columns and e.indicator_length else NULL
@@ -2884,7 +2892,7 @@ cdef class Checker:
         written as a dict; False leaves it to the full path."""
         cdef const Tables* t = &self.t
         cdef const unsigned char* counts = e.counts + i * t.n_tiles
-        cdef int tile, k, n = 0, held[MAX_TILES]
+        cdef int tile, n = 0, held[MAX_TILES]
         cdef bint seat_given = False, discarder_given = False, wind_given = False
         clear(t, h)
         if not self.read_row_context(h, e, i, &seat_given, &discarder_given, &wind_given):
@@ -2895,20 +2903,15 @@ cdef class Checker:
             if counts[tile] and has_tile(t.flowers, tile):  # a flower is laid aside, never held
                 return False
             h.counts[tile] = counts[tile]
-            held[tile] = counts[tile]
             n += counts[tile]
         h.win = e.wins[i]
         if h.win < 0 or h.win >= t.n_tiles or has_tile(t.flowers, h.win):
             return False
-        held[h.win] += 1
         if e.melds != NULL and not self.read_row_melds(h, e, i):
             return False
-        for k in range(h.n_melds):
-            for tile in range(h.melds[k].size):
-                held[h.melds[k].tiles[tile]] += 1
-        for tile in range(t.n_tiles):
-            if held[tile] > t.tile_copies[tile]:
-                return False
+        tiles_read(t, h, held)
+        if not within_copies(t, held):
+            return False
         if n != t.hand_size - 1 - 3 * h.n_sets:
             return False
         read_seats(t, seat_given, discarder_given, h)
