@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dsl.frontend import ir
+from dsl.notation import parse_tiles
 from dsl.vocabulary import WINDS
 
 SCALAR_KINDS = ("flag", "count", "seat", "wind", "int")
@@ -147,18 +148,17 @@ def _encode_case(columns: Columns, index: dict[str, int], kinds: dict[str, int],
     if set(case) - known:
         raise ValueError(f"key {sorted(set(case) - known)[0]!r}")
     width = len(index)
-    for code in _plain_codes(case["hand"]):
-        counts[i * width + index[code]] += 1
-    (win_code,) = _plain_codes(case["win"])
-    win[i] = index[win_code]
+    for tile in _tiles(case["hand"], index):
+        counts[i * width + tile] += 1
+    (win[i],) = _tiles(case["win"], index)
     codes = list(index)
     if not isinstance(case.get("melds", []), list):
         raise TypeError("'melds' is not a list")
     for m, meld in enumerate(case.get("melds", [])):
         kind, text = meld.split()
-        tile = min(index[c] for c in _plain_codes(text))
+        tile = min(_tiles(text, index))
         stated = _meld(columns.melds, codes, kinds[kind], tile).split()[1]
-        if sorted(_plain_codes(stated)) != sorted(_plain_codes(text)):
+        if sorted(_tiles(stated, index)) != sorted(_tiles(text, index)):
             raise ValueError(f"{meld!r} is not the tiles of a {kind}")
         melds[(i * meld_columns + m) * 2:(i * meld_columns + m) * 2 + 2] = array("h", [kinds[kind], tile])
     for column, key in enumerate(columns.context):
@@ -169,26 +169,15 @@ def _encode_case(columns: Columns, index: dict[str, int], kinds: dict[str, int],
             raise TypeError(f"{key.name!r} {value!r}")
         context[i * len(columns.context) + column] = int(value)
     for row, name in enumerate(columns.indicators):
-        tiles = _plain_codes(case.get(name, ""))
+        tiles = _tiles(case.get(name, ""), index)
         if len(tiles) > length:
             raise ValueError(f"{name!r} has more than {length} tiles")
-        for k, code in enumerate(tiles):
-            indicators[(i * len(columns.indicators) + row) * length + k] = index[code]
+        for k, tile in enumerate(tiles):
+            indicators[(i * len(columns.indicators) + row) * length + k] = tile
 
 
-def _plain_codes(text: str) -> list[str]:
-    """'123m4p' -> ['1m', '2m', '3m', '4p']; a red five or anything but digits and suit letters is refused."""
-    if not isinstance(text, str) or "0" in text or not all(ch.isdigit() or ch.isalpha() for ch in text):
+def _tiles(text: str, index: dict[str, int]) -> list[int]:
+    """The tiles of an mpsz string written plainly (no spaces); a red five (`0m`) has no tile here."""
+    if isinstance(text, str) and " " in text:
         raise ValueError(f"{text!r} is not tiles written plainly")
-    out, digits = [], ""
-    for ch in text:
-        if ch.isdigit():
-            digits += ch
-        elif digits:
-            out += [d + ch for d in digits]
-            digits = ""
-        else:
-            raise ValueError(f"{text!r} is not tiles written plainly")
-    if digits:
-        raise ValueError(f"{text!r} is not tiles written plainly")
-    return out
+    return parse_tiles(text, index)
