@@ -20,6 +20,8 @@ from dsl.compiled.extensions import BuildError
 from dsl.frontend import ir
 from dsl.frontend.resolve import check, load_spec
 from dsl.frontend.source import SpecError, display_width
+from dsl.interp.explain import explain
+from dsl.interp.explain_text import explanation_text
 from dsl.interp.interpreter import Interpreter
 from dsl.interp.rounds import RoundSettler
 
@@ -95,20 +97,25 @@ def _parser() -> argparse.ArgumentParser:
         description="Score one hand (human-readable), one JSON case (--json) or JSON lines on stdin (--jsonl). "
                     "Cases follow docs/interface.md.")
     p.add_argument("spec", metavar="SPEC")
-    p.add_argument("hand", nargs="*", help="concealed tiles before the winning tile, e.g. 123m456p789s11z or, "
-                                           "as examples write them, 123m 456p 789s 11z")
     p.add_argument("--jsonl", action="store_true",
                    help="read one JSON case per line on stdin, write one result per line")
     p.add_argument("--json", metavar="CASE", help="score one case given as JSON and print the JSON result")
-    p.add_argument("--win", metavar="TILE", help="the winning tile")
-    p.add_argument("--meld", action="append", default=[], metavar="'KIND TILES'",
-                   help="a declared meld, e.g. 'pung 555p'")
-    p.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
-    p.add_argument("--seat-wind", choices="ESWN")
-    p.add_argument("--round-wind", choices="ESWN")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="another context key, e.g. --set kong_replacement=true --set discarder=2")
+    _add_case_flags(p)
     p.set_defaults(run=_score)
+
+    p = commands.add_parser(
+        "explain", help="say why a hand scores what it scores",
+        description="Explain one hand: the readings tried and the one chosen, each fan counted (with the spec line "
+                    "defining it), each fan that held but was dropped and the rule that dropped it, the minimum, "
+                    "the cap and each payment with its formula worked out. --why-not FAN shows the fan's "
+                    "condition part by part on this hand.")
+    p.add_argument("spec", metavar="SPEC")
+    p.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    p.add_argument("--case", metavar="CASE", help="the case as JSON (docs/interface.md) instead of HAND and flags")
+    p.add_argument("--why-not", action="append", default=[], metavar="FAN",
+                   help="why this fan is not counted (its name, an alias or its English name); repeatable")
+    _add_case_flags(p)
+    p.set_defaults(run=_explain)
 
     p = commands.add_parser(
         "settle", help="settle whole hands of play: kongs, several winners, draw-end checks",
@@ -124,6 +131,20 @@ def _parser() -> argparse.ArgumentParser:
 
     scaffold.add_command(commands)
     return parser
+
+
+def _add_case_flags(p: argparse.ArgumentParser) -> None:
+    """A hand given on the command line: its tiles, winning tile, melds and context."""
+    p.add_argument("hand", nargs="*", help="concealed tiles before the winning tile, e.g. 123m456p789s11z or, "
+                                           "as examples write them, 123m 456p 789s 11z")
+    p.add_argument("--win", metavar="TILE", help="the winning tile")
+    p.add_argument("--meld", action="append", default=[], metavar="'KIND TILES'",
+                   help="a declared meld, e.g. 'pung 555p'")
+    p.add_argument("--self-drawn", action="store_true", help="the winning tile was drawn")
+    p.add_argument("--seat-wind", choices="ESWN")
+    p.add_argument("--round-wind", choices="ESWN")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="another context key, e.g. --set kong_replacement=true --set discarder=2")
 
 
 def _check(args) -> int:
@@ -216,6 +237,25 @@ def _score(args) -> int:
     result = _answer_value(case, checker.evaluate)
     print(describe(spec, result))
     return 0 if result["ok"] else 1
+
+
+def _explain(args) -> int:
+    spec = load_spec(args.spec)
+    if args.case is not None:
+        case: object = _answer(args.case, lambda value: {"ok": True, "case": value})
+        case = case["case"] if case["ok"] else case
+    elif args.hand:
+        case = _case_from_flags(args)
+    else:
+        print("mjdsl explain: give a HAND or --case CASE", file=sys.stderr)
+        return 2
+    if isinstance(case, str):
+        print(f"mjdsl explain: {case}", file=sys.stderr)
+        return 2
+    out = case if case.get("ok") is False and "error" in case else _answer_value(
+        case, lambda value: explain(Interpreter(spec), value, args.why_not))  # explaining reruns the reference
+    print(_dumps(out) if args.json else explanation_text(out))
+    return 0 if out["ok"] else 1
 
 
 def _stream(answer: Callable[[object], dict]) -> int:

@@ -4,7 +4,7 @@
 # SPEC_HASH: e7505de02daebec8
 """The compiled checker of one spec: the same API and results as dsl.interp.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), explain(case), SPEC_HASH.
 
 This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
 runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.interp.decompose, calls
@@ -2092,8 +2092,8 @@ SPEC_IR = (
     '"definitions","requirements","minimum","minimum_excluding","principles","preferred","patterns",'
     '"loser_patterns","exclusive_groups","supersede","score","settlement","examples","rounds",'
     '"round_examples","previous_tile","indicator_tile","wilds","unit","unit_english","cap",'
-    '"cap_description","cap_unless_more","shape_rules"],"Suit":["code","name","english","numbered",'
-    '"flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
+    '"cap_description","cap_unless_more","shape_rules","rule_spans"],"Suit":["code","name","english",'
+    '"numbered","flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
     '"numbered"],"TileAttr":["span","tile","name"],"TileOf":["span","name"],"TileSet":["name","english",'
     '"tiles","span","indicated","removed"],"Value":["kind","amount","expr"],"Var":["span","scope",'
     '"name"]},"sources":["specs/mcr.mj","specs/competition.mj"]}\n'
@@ -2878,7 +2878,8 @@ SPEC_IR = (
     '1,247,1]},"[interp] 10 for declaring a win without five fan,'
     ' 10 more because the hand is wrong (胡错牌还要付).",null]}],[8,0,1,2,3,4,5,6,7,17,9,10,11,12,13,14,'
     '15,16,26,18,19,20,21,22,23,24,25,27,28,29,30,31,32,33],[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,'
-    '18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33],[],"番",null,null,null,false,[]]}'
+    '18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33],[],"番",null,null,null,false,[],[["minimum",'
+    '{"Span":[1,47,1,51,1]}],["principles",{"Span":[0,55,1,58,1]}],["prefer",{"Span":[0,58,1,59,1]}]]]}'
 )
 
 # ================================================================ the checker: these tables and rules on the shared runtime
@@ -3013,6 +3014,7 @@ CHECKER.link('fan')
 evaluate = CHECKER.evaluate
 evaluate_many = CHECKER.evaluate_many
 is_winning = CHECKER.is_winning
+explain = CHECKER.explain
 waits = CHECKER.waits
 score_many = CHECKER.score_many
 encoded_columns = CHECKER.encoded_columns

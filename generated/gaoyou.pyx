@@ -4,7 +4,7 @@
 # SPEC_HASH: 2b9b45e7842a4271
 """The compiled checker of one spec: the same API and results as dsl.interp.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), explain(case), SPEC_HASH.
 
 This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
 runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.interp.decompose, calls
@@ -795,8 +795,8 @@ SPEC_IR = (
     '"definitions","requirements","minimum","minimum_excluding","principles","preferred","patterns",'
     '"loser_patterns","exclusive_groups","supersede","score","settlement","examples","rounds",'
     '"round_examples","previous_tile","indicator_tile","wilds","unit","unit_english","cap",'
-    '"cap_description","cap_unless_more","shape_rules"],"Suit":["code","name","english","numbered",'
-    '"flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
+    '"cap_description","cap_unless_more","shape_rules","rule_spans"],"Suit":["code","name","english",'
+    '"numbered","flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
     '"numbered"],"TileSet":["name","english","tiles","span","indicated","removed"],"Value":["kind",'
     '"amount","expr"],"Var":["span","scope","name"]},"sources":["specs/gaoyou.mj"]}\n'
     '{"Spec":["gaoyou","高邮雀牌","Gaoyou Sparrow Tiles",null,"高邮雀牌,'
@@ -1049,7 +1049,7 @@ SPEC_IR = (
     ' by pair: seat 1 receives 12 − 10 = 2 from the winner and 12 − 0 = 12 from seat 2; seat 2 pays the w'
     'inner 10. Seat 0: +10 − 2 = 8; seat 1: +14; seat 2: −22."]}],null,[],[8,0,1,2,3,4,5,6,7,17,9,10,11,'
     '12,13,14,15,16,26,18,19,20,21,22,23,24,25,27,28,29,30,31,32],[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,'
-    '16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32],[],"番",null,null,null,false,[]]}'
+    '16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32],[],"番",null,null,null,false,[],[]]}'
 )
 
 # ================================================================ the checker: these tables and rules on the shared runtime
@@ -1176,6 +1176,7 @@ CHECKER.link('fan')
 evaluate = CHECKER.evaluate
 evaluate_many = CHECKER.evaluate_many
 is_winning = CHECKER.is_winning
+explain = CHECKER.explain
 waits = CHECKER.waits
 score_many = CHECKER.score_many
 encoded_columns = CHECKER.encoded_columns

@@ -4,7 +4,7 @@
 # SPEC_HASH: 8eabcbf76996e8ab
 """The compiled checker of one spec: the same API and results as dsl.interp.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), explain(case), SPEC_HASH.
 
 This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
 runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.interp.decompose, calls
@@ -2063,10 +2063,11 @@ SPEC_IR = (
     '"minimum_excluding","principles","preferred","patterns","loser_patterns","exclusive_groups",'
     '"supersede","score","settlement","examples","rounds","round_examples","previous_tile",'
     '"indicator_tile","wilds","unit","unit_english","cap","cap_description","cap_unless_more",'
-    '"shape_rules"],"Suit":["code","name","english","numbered","flowers","tiles","span"],"Tile":["index",'
-    '"code","suit","rank","name","english","copies","numbered"],"TileAttr":["span","tile","name"],'
-    '"TileOf":["span","name"],"TileSet":["name","english","tiles","span","indicated","removed"],'
-    '"Value":["kind","amount","expr"],"Var":["span","scope","name"]},"sources":["specs/mcr.mj"]}\n'
+    '"shape_rules","rule_spans"],"Suit":["code","name","english","numbered","flowers","tiles","span"],'
+    '"Tile":["index","code","suit","rank","name","english","copies","numbered"],"TileAttr":["span",'
+    '"tile","name"],"TileOf":["span","name"],"TileSet":["name","english","tiles","span","indicated",'
+    '"removed"],"Value":["kind","amount","expr"],"Var":["span","scope","name"]},'
+    '"sources":["specs/mcr.mj"]}\n'
     '{"Spec":["mcr","国标麻将","Mahjong Competition Rules",null,"144 tiles: 万 条 筒 1-9, winds,'
     ' dragons (four of each) and eight flowers. A hand needs 8 fan,'
     ' not\\ncounting flowers. Fans follow the 81 of the competition rules; every 不计 list is written wit'
@@ -3093,7 +3094,9 @@ SPEC_IR = (
     '{"ExpectedFan":["喜相逢",1,2]},{"ExpectedFan":["老少副",1,1]},{"ExpectedFan":["缺一门",1,1]}],14,'
     'null,null,[-22,38,-8,-8],null,{"Span":[0,875,1,882,1]},null]}],null,[],[8,0,1,2,3,4,5,6,7,17,9,10,'
     '11,12,13,14,15,16,26,18,19,20,21,22,23,24,25,27,28,29,30,31,32,33],[0,1,2,3,4,5,6,7,8,9,10,11,12,13,'
-    '14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33],[],"番",null,null,null,false,[]]}'
+    '14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33],[],"番",null,null,null,false,[],'
+    '[["minimum",{"Span":[0,59,1,61,1]}],["principles",{"Span":[0,55,1,58,1]}],["prefer",{"Span":[0,58,1,'
+    '59,1]}]]]}'
 )
 
 # ================================================================ the checker: these tables and rules on the shared runtime
@@ -3228,6 +3231,7 @@ CHECKER.link('fan')
 evaluate = CHECKER.evaluate
 evaluate_many = CHECKER.evaluate_many
 is_winning = CHECKER.is_winning
+explain = CHECKER.explain
 waits = CHECKER.waits
 score_many = CHECKER.score_many
 encoded_columns = CHECKER.encoded_columns

@@ -4,7 +4,7 @@
 # SPEC_HASH: bf707613b3d6aef7
 """The compiled checker of one spec: the same API and results as dsl.interp.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), explain(case), SPEC_HASH.
 
 This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
 runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.interp.decompose, calls
@@ -1768,8 +1768,8 @@ SPEC_IR = (
     '"definitions","requirements","minimum","minimum_excluding","principles","preferred","patterns",'
     '"loser_patterns","exclusive_groups","supersede","score","settlement","examples","rounds",'
     '"round_examples","previous_tile","indicator_tile","wilds","unit","unit_english","cap",'
-    '"cap_description","cap_unless_more","shape_rules"],"Suit":["code","name","english","numbered",'
-    '"flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
+    '"cap_description","cap_unless_more","shape_rules","rule_spans"],"Suit":["code","name","english",'
+    '"numbered","flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
     '"numbered"],"TileOf":["span","name"],"TileSet":["name","english","tiles","span","indicated",'
     '"removed"],"Value":["kind","amount","expr"],"Var":["span","scope","name"]},'
     '"sources":["specs/riichi.mj"]}\n'
@@ -2637,7 +2637,8 @@ SPEC_IR = (
     '"chow 789p"]],["win","5m"]],null,null,null,"2 copies of the red five 0m",null,null,{"Span":[0,784,1,'
     '789,1]},null]}],null,[],[8,0,1,2,3,4,5,6,7,17,9,10,11,12,13,14,15,16,26,18,19,20,21,22,23,24,25,30,'
     '27,28,29,33,31,32],[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,'
-    '30,31,32,33],[],"番",null,null,null,false,[]]}'
+    '30,31,32,33],[],"番",null,null,null,false,[],[["minimum",{"Span":[0,103,1,107,1]}],["supersede",'
+    '{"Span":[0,140,1,142,1]}]]]}'
 )
 
 # ================================================================ the checker: these tables and rules on the shared runtime
@@ -2768,6 +2769,7 @@ CHECKER.link('fan')
 evaluate = CHECKER.evaluate
 evaluate_many = CHECKER.evaluate_many
 is_winning = CHECKER.is_winning
+explain = CHECKER.explain
 waits = CHECKER.waits
 score_many = CHECKER.score_many
 encoded_columns = CHECKER.encoded_columns

@@ -4,7 +4,7 @@
 # SPEC_HASH: 3bcd9683e92a72cd
 """The compiled checker of one spec: the same API and results as dsl.interp.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), explain(case), SPEC_HASH.
 
 This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
 runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.interp.decompose, calls
@@ -651,10 +651,10 @@ SPEC_IR = (
     '"minimum_excluding","principles","preferred","patterns","loser_patterns","exclusive_groups",'
     '"supersede","score","settlement","examples","rounds","round_examples","previous_tile",'
     '"indicator_tile","wilds","unit","unit_english","cap","cap_description","cap_unless_more",'
-    '"shape_rules"],"Suit":["code","name","english","numbered","flowers","tiles","span"],"Tile":["index",'
-    '"code","suit","rank","name","english","copies","numbered"],"TileSet":["name","english","tiles",'
-    '"span","indicated","removed"],"TransferRule":["flag","span"],"Value":["kind","amount","expr"],'
-    '"Var":["span","scope","name"]},"sources":["specs/sichuan.mj"]}\n'
+    '"shape_rules","rule_spans"],"Suit":["code","name","english","numbered","flowers","tiles","span"],'
+    '"Tile":["index","code","suit","rank","name","english","copies","numbered"],"TileSet":["name",'
+    '"english","tiles","span","indicated","removed"],"TransferRule":["flag","span"],"Value":["kind",'
+    '"amount","expr"],"Var":["span","scope","name"]},"sources":["specs/sichuan.mj"]}\n'
     '{"Spec":["sichuan","四川血战到底","Sichuan Bloody Battle",null,"四川麻将 血战到底,'
     " after the seed's 标准川麻规则.\\n\\n108 tiles, 万 筒 条 only (no winds,"
     ' dragons or flowers). Pung and kong may be claimed, chow may not\\n(不可以吃); sequences held concea'
@@ -1173,7 +1173,7 @@ SPEC_IR = (
     '2 (kongs 8888m 3333p + 13579m24p, not ready) pays 查大叫 to the ready seats 0 and 1 (平胡 → 1 each) '
     'and returns the first kong\'s income only: 2 to each of seats 0, 1 and 3.",null]}],[8,0,1,2,3,4,5,6,'
     '7,17,9,10,11,12,13,14,15,16,26,18,19,20,21,22,23,24,25],[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,'
-    '17,18,19,20,21,22,23,24,25,26],[],"番",null,null,null,false,[]]}'
+    '17,18,19,20,21,22,23,24,25,26],[],"番",null,null,null,false,[],[]]}'
 )
 
 # ================================================================ the checker: these tables and rules on the shared runtime
@@ -1302,6 +1302,7 @@ CHECKER.link('fan')
 evaluate = CHECKER.evaluate
 evaluate_many = CHECKER.evaluate_many
 is_winning = CHECKER.is_winning
+explain = CHECKER.explain
 waits = CHECKER.waits
 score_many = CHECKER.score_many
 encoded_columns = CHECKER.encoded_columns

@@ -4,7 +4,7 @@
 # SPEC_HASH: 32105d720573b362
 """The compiled checker of one spec: the same API and results as dsl.interp.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), explain(case), SPEC_HASH.
 
 This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
 runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.interp.decompose, calls
@@ -1073,8 +1073,8 @@ SPEC_IR = (
     '"definitions","requirements","minimum","minimum_excluding","principles","preferred","patterns",'
     '"loser_patterns","exclusive_groups","supersede","score","settlement","examples","rounds",'
     '"round_examples","previous_tile","indicator_tile","wilds","unit","unit_english","cap",'
-    '"cap_description","cap_unless_more","shape_rules"],"Suit":["code","name","english","numbered",'
-    '"flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
+    '"cap_description","cap_unless_more","shape_rules","rule_spans"],"Suit":["code","name","english",'
+    '"numbered","flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
     '"numbered"],"TileAttr":["span","tile","name"],"TileOf":["span","name"],"TileSet":["name","english",'
     '"tiles","span","indicated","removed"],"Value":["kind","amount","expr"],"Var":["span","scope",'
     '"name"]},"sources":["specs/taiwan.mj"]}\n'
@@ -1614,7 +1614,8 @@ SPEC_IR = (
     '{"TileOf":[{"Span":[0,92,28,92,31]},"win"]},"花"]},{"Binary":[{"Span":[0,92,41,92,63]},"==",'
     '{"Aggregate":[{"Span":[0,92,41,92,58]},"count","groups",{"Item":[{"Span":[0,92,55,92,57]},"group",'
     '"花牌"]}]},{"Const":[{"Span":[0,92,62,92,63]},8]}]}]},{"Not":[{"Span":[0,92,68,92,82]},'
-    '{"Var":[{"Span":[0,92,72,92,82]},"context","self_drawn"]}]}]},{"Span":[0,92,1,94,1]}]}]]}'
+    '{"Var":[{"Span":[0,92,72,92,82]},"context","self_drawn"]}]}]},{"Span":[0,92,1,94,1]}]}],[["minimum",'
+    '{"Span":[0,101,1,104,1]}],["cap",{"Span":[0,6,1,8,1]}]]]}'
 )
 
 # ================================================================ the checker: these tables and rules on the shared runtime
@@ -1741,6 +1742,7 @@ CHECKER.link('台')
 evaluate = CHECKER.evaluate
 evaluate_many = CHECKER.evaluate_many
 is_winning = CHECKER.is_winning
+explain = CHECKER.explain
 waits = CHECKER.waits
 score_many = CHECKER.score_many
 encoded_columns = CHECKER.encoded_columns

@@ -4,7 +4,7 @@
 # SPEC_HASH: 0d428d976f54b07b
 """The compiled checker of one spec: the same API and results as dsl.interp.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), explain(case), SPEC_HASH.
 
 This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
 runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.interp.decompose, calls
@@ -1159,8 +1159,8 @@ SPEC_IR = (
     '"minimum_excluding","principles","preferred","patterns","loser_patterns","exclusive_groups",'
     '"supersede","score","settlement","examples","rounds","round_examples","previous_tile",'
     '"indicator_tile","wilds","unit","unit_english","cap","cap_description","cap_unless_more",'
-    '"shape_rules"],"Suit":["code","name","english","numbered","flowers","tiles","span"],"Tile":["index",'
-    '"code","suit","rank","name","english","copies","numbered"],"TileOf":["span","name"],'
+    '"shape_rules","rule_spans"],"Suit":["code","name","english","numbered","flowers","tiles","span"],'
+    '"Tile":["index","code","suit","rank","name","english","copies","numbered"],"TileOf":["span","name"],'
     '"TileSet":["name","english","tiles","span","indicated","removed"],"Value":["kind","amount","expr"],'
     '"Var":["span","scope","name"]},"sources":["specs/wuhan.mj"]}\n'
     '{"Spec":["wuhan","武汉麻将","Wuhan Mahjong (Red Dragon, Wild Kong)",null,"136 tiles,'
@@ -2055,7 +2055,7 @@ SPEC_IR = (
     '1 + 硬胡 1 = 3. Seat 0 (chow 123p: 1): 4, 20 × 16 = 320 -> 300. Seat 1 (nothing): 3,'
     ' 160. Seat 3 (pung 南: 1): 320 -> 300. Seat 2 receives 760.",null]}],[8,0,1,2,3,4,5,6,7,17,9,10,11,'
     '12,13,14,15,16,26,18,19,20,21,22,23,24,25,31,27,28,29,32,30,29],[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,'
-    '15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,30],["癞子"],"番",null,null,null,false,[]]}'
+    '15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,30],["癞子"],"番",null,null,null,false,[],[]]}'
 )
 
 # ================================================================ the checker: these tables and rules on the shared runtime
@@ -2184,6 +2184,7 @@ CHECKER.link('fan')
 evaluate = CHECKER.evaluate
 evaluate_many = CHECKER.evaluate_many
 is_winning = CHECKER.is_winning
+explain = CHECKER.explain
 waits = CHECKER.waits
 score_many = CHECKER.score_many
 encoded_columns = CHECKER.encoded_columns

@@ -4,7 +4,7 @@
 # SPEC_HASH: acd4d7c1aeffc27d
 """The compiled checker of one spec: the same API and results as dsl.interp.interpreter.Interpreter.
 
-evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), SPEC_HASH.
+evaluate(case), evaluate_many(cases), is_winning(case), waits(case), score_many(cases), explain(case), SPEC_HASH.
 
 This module holds the spec's tables and one C function per fan, `let` and requirement; the shared
 runtime (dsl.runtime.core) reads cases, finds every decomposition in the order of dsl.interp.decompose, calls
@@ -1408,8 +1408,8 @@ SPEC_IR = (
     '"definitions","requirements","minimum","minimum_excluding","principles","preferred","patterns",'
     '"loser_patterns","exclusive_groups","supersede","score","settlement","examples","rounds",'
     '"round_examples","previous_tile","indicator_tile","wilds","unit","unit_english","cap",'
-    '"cap_description","cap_unless_more","shape_rules"],"Suit":["code","name","english","numbered",'
-    '"flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
+    '"cap_description","cap_unless_more","shape_rules","rule_spans"],"Suit":["code","name","english",'
+    '"numbered","flowers","tiles","span"],"Tile":["index","code","suit","rank","name","english","copies",'
     '"numbered"],"TileAttr":["span","tile","name"],"TileOf":["span","name"],"TileSet":["name","english",'
     '"tiles","span","indicated","removed"],"Value":["kind","amount","expr"],"Var":["span","scope",'
     '"name"]},"sources":["specs/zungjung.mj"]}\n'
@@ -1999,7 +1999,8 @@ SPEC_IR = (
     '{"Span":[0,565,1,577,1]},"Nobody wins: whoever is ready or not, nothing is paid,'
     ' and the deal passes.",null]}],[8,0,1,2,3,4,5,6,7,17,9,10,11,12,13,14,15,16,26,18,19,20,21,22,23,24,'
     '25,27,28,29,30,31,32,33],[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,'
-    '28,29,30,31,32,33],[],"分","points",320,"滿糊 Limit",true,[]]}'
+    '28,29,30,31,32,33],[],"分","points",320,"滿糊 Limit",true,[],[["supersede",{"Span":[0,119,1,121,'
+    '1]}],["cap",{"Span":[0,121,1,125,1]}]]]}'
 )
 
 # ================================================================ the checker: these tables and rules on the shared runtime
@@ -2130,6 +2131,7 @@ CHECKER.link('分')
 evaluate = CHECKER.evaluate
 evaluate_many = CHECKER.evaluate_many
 is_winning = CHECKER.is_winning
+explain = CHECKER.explain
 waits = CHECKER.waits
 score_many = CHECKER.score_many
 encoded_columns = CHECKER.encoded_columns

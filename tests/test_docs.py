@@ -15,7 +15,8 @@ import pytest
 from conftest import tiles
 
 from dsl.book import figures, model, prose, render
-from dsl.book.prose import Prose, UnknownNodeError, formula
+from dsl.book.prose import Prose
+from dsl.frontend.formula import UnknownNodeError, formula
 from dsl.book.variantdiff import ABSENT
 from dsl.build import stale_files
 from dsl.cli import main

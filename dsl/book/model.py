@@ -9,7 +9,7 @@ from itertools import combinations
 from pathlib import Path
 
 from dsl.book import figures
-from dsl.book.prose import Prose, Reading, formula
+from dsl.book.prose import Prose, Reading
 from dsl.book.round_prose import RuleGroup, round_rules
 from dsl.book.variantdiff import (
     PatternRow,
@@ -27,6 +27,7 @@ from dsl.book.variantdiff import (
 )
 from dsl.book.worked import WorkedExample, WorkedRound, worked_example, worked_round
 from dsl.frontend import ir
+from dsl.frontend.formula import formula
 from dsl.interp.interpreter import Interpreter
 
 _PAYERS = {"each loser": "each loser", "each other": "each loser except the discarder",

@@ -1,6 +1,6 @@
 """IR expressions -> text for the rule reference: the spec's own notation, and plain English.
 
-Both renderers know every expression node of dsl/ir.py by name and stop with `UnknownNodeError` on any
+Both renderers know every expression node of dsl/frontend/ir.py by name and stop with `UnknownNodeError` on any
 other: a rule book that silently dropped part of a rule would disagree with the engine.
 """
 
@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass
 
 from dsl.frontend import ir
+from dsl.frontend.formula import PRECEDENCE, UnknownNodeError
 from dsl.vocabulary import COMBINING_PRINCIPLES
 
 SHAPE_WORDS = {"standard": "sets and a pair", "seven_pairs": "seven pairs", "thirteen_orphans": "thirteen orphans",
@@ -92,21 +93,6 @@ _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 _ARITHMETIC = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 _CALLS = {"min": "the smaller of", "max": "the larger of"}
 
-# Binding strength in the spec notation, loosest first: decides where formula() needs parentheses.
-_PRECEDENCE = {"if": 1, "or": 2, "and": 3, "not": 4, "==": 5, "!=": 5, "<": 5, "<=": 5, ">": 5, ">=": 5,
-               "in": 5, "+": 6, "-": 6, "*": 7, "/": 7, "neg": 8, "^": 9}
-_ATOM = 10
-
-
-class UnknownNodeError(Exception):
-    """An IR node the rule reference cannot render yet."""
-
-    def __init__(self, node: object):
-        where = f" at {node.span}" if isinstance(node, ir.Expr) else ""
-        super().__init__(f"the rule reference cannot render the IR node {type(node).__name__}{where}: "
-                         f"{node!r}; teach dsl/prose.py how to read it")
-
-
 @dataclass(frozen=True)
 class Reading:
     """A named rule shown as its formula and in words."""
@@ -115,75 +101,6 @@ class Reading:
     english: str | None
     rule: str
     words: str
-
-
-# ---------------------------------------------------------------- the spec's notation
-
-
-def formula(expr: ir.Expr) -> str:
-    """The expression in the spec language, with only the parentheses it needs."""
-    return _formula(expr)[0]
-
-
-def _formula(expr: ir.Expr) -> tuple[str, int]:  # noqa: C901 - one case per node type
-    match expr:
-        case ir.Const(value=bool() as value):
-            return ("true" if value else "false"), _ATOM
-        case ir.Const():
-            return str(expr.value), _ATOM
-        case ir.Var() | ir.PatternRef() | ir.TileOf():
-            return expr.name, _ATOM
-        case ir.Item(element="payer" | "receiver"):
-            return f"{expr.element}.{expr.name}", _ATOM
-        case ir.Item():
-            return expr.name, _ATOM
-        case ir.ItemTileSet():
-            return (expr.tileset if expr.every else f"contains({expr.tileset})"), _ATOM
-        case ir.TileAttr():
-            return f"{_wrap(expr.tile, _ATOM)}.{expr.name}", _ATOM
-        case ir.LoserAttr():
-            return f"loser.{expr.name}", _ATOM
-        case ir.InTileSet():
-            return f"{_wrap(expr.tile, 6)} in {expr.tileset}", 5
-        case ir.Aggregate():
-            body = "" if expr.body is None else f", {formula(expr.body)}"
-            return f"{expr.function}({expr.source}{body})", _ATOM
-        case ir.Combinations():
-            return f"combinations({expr.source}, {expr.size}, {formula(expr.body)})", _ATOM
-        case ir.ComboSame():
-            return f"{'distinct' if expr.distinct else 'same'}({expr.attr})", _ATOM
-        case ir.NextTile():
-            return f"next({formula(expr.tile)})", _ATOM
-        case ir.PreviousTile():
-            return f"previous({formula(expr.tile)})", _ATOM
-        case ir.Indicated():
-            return f"indicated({expr.key})", _ATOM
-        case ir.Call():
-            return f"{expr.function}({', '.join(formula(a) for a in expr.args)})", _ATOM
-        case ir.Binary():
-            return _formula_binary(expr)
-        case ir.Not():
-            return f"not {_wrap(expr.operand, 4)}", 4
-        case ir.Negate():
-            return f"-{_wrap(expr.operand, 9)}", 8
-        case ir.Conditional():
-            return (f"{_wrap(expr.then, 2)} if {_wrap(expr.condition, 2)} else {_wrap(expr.otherwise, 1)}", 1)
-    raise UnknownNodeError(expr)
-
-
-def _formula_binary(expr: ir.Binary) -> tuple[str, int]:
-    level = _PRECEDENCE[expr.op]
-    if expr.op == "^":  # right-associative
-        return f"{_wrap(expr.left, level + 1)} ^ {_wrap(expr.right, level)}", level
-    # Comparisons do not chain: both sides bind tighter.
-    right_level = level + 1
-    left_level = level + 1 if level == 5 else level
-    return f"{_wrap(expr.left, left_level)} {expr.op} {_wrap(expr.right, right_level)}", level
-
-
-def _wrap(expr: ir.Expr, needed: int) -> str:
-    text, level = _formula(expr)
-    return text if level >= needed else f"({text})"
 
 
 # ---------------------------------------------------------------- plain English
@@ -342,7 +259,7 @@ class Prose:
     def _term(self, side: ir.Expr, parent: ir.Binary, left: bool) -> str:
         """A side of + - × ÷: bracketed only where the spec notation would need it."""
         if isinstance(side, ir.Binary) and side.op in _ARITHMETIC:
-            inner, outer = _PRECEDENCE[side.op], _PRECEDENCE[parent.op]
+            inner, outer = PRECEDENCE[side.op], PRECEDENCE[parent.op]
             if inner > outer or (inner == outer and left):
                 return self.quantity(side)
         return self._operand(side)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dsl.book.prose import Prose, Reading, formula
+from dsl.book.prose import Prose, Reading
 from dsl.frontend import ir
+from dsl.frontend.formula import formula
 
 _KONG_PAYERS = {"each other": "each other player still in", "discarder": "the player whose discard was konged"}
 

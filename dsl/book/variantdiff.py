@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dsl.book.figures import sorted_patterns, times_text
-from dsl.book.prose import formula
 from dsl.frontend import ir
+from dsl.frontend.formula import formula
 
 ABSENT = "—"
 

@@ -525,6 +525,7 @@ class Spec:
     cap_description: str | None = None
     cap_unless_more: bool = False  # `cap N unless one fan is more`: a fan alone above the cap lifts it
     shape_rules: tuple[ShapeRule, ...] = ()  # the spec's own shapes, wins without sets
+    rule_spans: tuple[tuple[str, Span], ...] = ()  # where the spec-wide rules are written: minimum, principles, ...
 
     def paid(self, total: int, largest_fan: int = 0) -> int:
         """What a hand with this total pays: the total, or the cap when it is more. `largest_fan` is what the
@@ -533,6 +534,10 @@ class Spec:
         if self.cap is None or (self.cap_unless_more and largest_fan > self.cap):
             return total
         return min(total, self.cap)
+
+    def rule_span(self, rule: str) -> Span | None:
+        """Where `minimum`, `principles`, `prefer`, `supersede` or `cap` is written, if the spec writes it."""
+        return next((span for name, span in self.rule_spans if name == rule), None)
 
     def tile(self, code: str) -> Tile | None:
         return next((t for t in self.tiles if t.code == code), None)

@@ -95,8 +95,15 @@ def _spec(names: Names, path: str) -> ir.Spec:
         supersede=d.supersede.value if d.supersede else None, score=score, settlement=settled, examples=(),
         red_tiles=declared.red_tiles, red_copies=declared.red_copies, next_tile=declared.next_tile,
         previous_tile=declared.previous_tile, indicator_tile=declared.indicator_tile, wilds=declared.wilds,
-        shape_rules=shape_rules, **unit_and_cap(d),
+        shape_rules=shape_rules, rule_spans=_rule_spans(d), **unit_and_cap(d),
     )
+
+
+def _rule_spans(d: Declarations) -> tuple[tuple[str, Span], ...]:
+    """Where each spec-wide rule is written, for explanations that cite it."""
+    rules = {"minimum": d.minimum, "principles": d.principles, "prefer": d.prefer, "supersede": d.supersede,
+             "cap": d.cap}
+    return tuple((name, decl.span) for name, decl in rules.items() if decl is not None)
 
 
 def _definitions(names: Names) -> None:

@@ -6,7 +6,7 @@ Kept plain on purpose: the compiled checkers must give exactly these results.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import combinations
@@ -16,6 +16,7 @@ from dsl.cases.case import Hand, Meld, read_case, without_win
 from dsl.cases.encoded import Columns, decode_all
 from dsl.cases.scores import Scores, scores_of
 from dsl.frontend import ir
+from dsl.frontend.source import Span
 from dsl.interp.combinations import combination_counts
 from dsl.interp.decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
 from dsl.notation import HandError, parse_tiles
@@ -195,7 +196,7 @@ class Evaluator:
     def _count_combinations(self, source: str, env: Env) -> None:
         """Count every combination fan over one kind of set at once, under the accounting principles."""
         patterns = self.combining[source]
-        sets = _sorted_sets(self._source(source, env))
+        sets = self.sorted_sets(source, env)
 
         def matches(p: ir.Pattern, chosen: tuple) -> bool:
             return bool(self.value(p.condition.body, env.inside(_sorted_sets(chosen))))  # type: ignore[attr-defined]
@@ -203,6 +204,10 @@ class Evaluator:
         counts = combination_counts(patterns, sets, matches)
         for p in patterns:
             env.counts[p.name] = counts.get(p.name, 0)
+
+    def sorted_sets(self, source: str, env: Env) -> tuple[Group, ...]:
+        """The sets a combination fan chooses from, in tile order."""
+        return _sorted_sets(self._source(source, env))
 
     def worth(self, pattern: ir.Pattern, env: Env) -> int:
         """Value of one occurrence."""
@@ -480,29 +485,54 @@ class Scored:
         return self.values.get("value", self.total)
 
 
-def resolve_exclusions(spec: ir.Spec, present: list[Counted]) -> list[Counted]:
-    """Apply 不计 lists and exclusive groups.
+@dataclass(frozen=True)
+class Dropped:
+    """Occurrences of a fan that held but do not count, and the rule that took them out."""
+
+    name: str
+    count: int
+    rule: str  # "不计" (a fan's exclusion list), "exclusive" (a group), "supersede"
+    by: str  # the fan whose counting dropped it
+    span: Span | None  # where the rule is written
+
+
+def resolve_exclusions(spec: ir.Spec, present: list[Counted], dropped: list[Dropped] | None = None) -> list[Counted]:
+    """Apply 不计 lists and exclusive groups; what they take out is added to `dropped`, when given.
 
     The most valuable pattern is looked at first (declaration order breaks ties); a pattern that
     counts removes what it excludes, and one that has been removed excludes nothing.
     """
     remaining = {c.pattern.name: c.count for c in present}
     counted: list[Counted] = []
+
+    def cut(target: str, times: int | None, rule: str, by: str, span: Span) -> None:
+        if remaining.get(target, 0) <= 0:
+            return
+        n = remaining[target] if times is None else min(times, remaining[target])
+        remaining[target] -= n
+        if dropped is not None:
+            dropped.append(Dropped(target, n, rule, by, span))
+
     for c in sorted(present, key=lambda c: (-c.value, c.pattern.order)):
         name = c.pattern.name
         if remaining[name] <= 0:
             continue
         counted.append(Counted(c.pattern, c.value, remaining[name]))
         for exclusion in c.pattern.excludes:
-            if exclusion.target in remaining:
-                cut = remaining[exclusion.target] if exclusion.times is None else exclusion.times
-                remaining[exclusion.target] -= cut
+            cut(exclusion.target, exclusion.times, "不计", name, exclusion.span)
         for group in spec.exclusive_groups:
             if name in group.members:
                 for other in group.members:
-                    if other != name and other in remaining:
-                        remaining[other] = 0
+                    if other != name:
+                        cut(other, None, "exclusive", name, group.span)
     return sorted(counted, key=lambda c: c.pattern.order)
+
+
+def takes_over(spec: ir.Spec, scored: Scored, best: Scored) -> bool:
+    """Whether a later reading replaces the best so far: it ranks higher, or ranks the same and holds a fan of
+    the spec's `prefer` rule."""
+    return scored.rank > best.rank or (
+        scored.rank == best.rank and any(c.pattern.name in spec.preferred for c in scored.fans))
 
 
 # ---------------------------------------------------------------- the checker
@@ -525,6 +555,10 @@ class Interpreter:
             hand = read_case(self.spec, case)
         except HandError as exc:
             return {"ok": False, "error": str(exc)}
+        return self.evaluate_hand(hand)
+
+    def evaluate_hand(self, hand: Hand) -> dict:
+        """The result for a case already read."""
         try:
             if hand.win is None:
                 return {"ok": True, "winning": False, "reason": "no winning tile given",
@@ -602,7 +636,7 @@ class Interpreter:
             result.update(settled)
         return result
 
-    def _facts(self, hand: Hand) -> HandFacts:
+    def facts(self, hand: Hand) -> HandFacts:
         known: dict[bool, int] = {}
 
         def waits(any_copy: bool) -> int:
@@ -613,24 +647,32 @@ class Interpreter:
         return HandFacts.of(self.spec, hand, waits)
 
     def _best(self, hand: Hand) -> tuple[Scored | None, str]:
-        facts = self._facts(hand)
-        options = self._readings(facts)
-        if not options:
-            return None, "the tiles do not form a winning shape (" + ", ".join(
-                [s.name.replace("_", " ") for s in self.spec.shapes] + [s.name for s in self.spec.shape_rules]) + ")"
         best: Scored | None = None
         failed: str | None = None
-        for d in options:
-            env = Env(facts, d, bindings=dict(self.definitions))
-            unmet = self._unmet_requirement(env)
-            if unmet is not None:
+        read = False
+        for _, scored, unmet in self.scored_readings(self.facts(hand)):
+            read = True
+            if scored is None:
                 failed = failed or unmet
-                continue
-            scored = self._score(env)
-            if best is None or scored.rank > best.rank or (
-                    scored.rank == best.rank and any(c.pattern.name in self.spec.preferred for c in scored.fans)):
+            elif best is None or takes_over(self.spec, scored, best):
                 best = scored
+        if not read:
+            return None, self.no_shape_reason()
         return best, failed or ""
+
+    def scored_readings(self, facts: HandFacts) -> Iterator[tuple[Decomposition, Scored | None, str | None]]:
+        """Each reading of the hand, in the order they are compared: scored, or the requirement it fails."""
+        for d in self._readings(facts):
+            env = self.reading_env(facts, d)
+            unmet = self._unmet_requirement(env)
+            yield d, (None if unmet is not None else self.score(env)), unmet
+
+    def reading_env(self, facts: HandFacts, d: Decomposition) -> Env:
+        return Env(facts, d, bindings=dict(self.definitions))
+
+    def no_shape_reason(self) -> str:
+        return "the tiles do not form a winning shape (" + ", ".join(
+            [s.name.replace("_", " ") for s in self.spec.shapes] + [s.name for s in self.spec.shape_rules]) + ")"
 
     def _unmet_requirement(self, env: Env) -> str | None:
         for r in self.spec.requirements:
@@ -639,12 +681,17 @@ class Interpreter:
                 return f"requirement {r.name}{english} is not met"
         return None
 
-    def _score(self, env: Env) -> Scored:
-        fans = resolve_exclusions(self.spec, self._present(env, late=False))
+    def score(self, env: Env, dropped: list[Dropped] | None = None) -> Scored:
+        """The reading of `env` scored; the fans that held but do not count are added to `dropped`, if given."""
+        fans = resolve_exclusions(self.spec, self._present(env, late=False), dropped)
         env.counted_fans = sum(1 for c in fans if c.pattern.name not in self.spec.minimum_excluding)
         fans = sorted(fans + self._present(env, late=True), key=lambda c: c.pattern.order)
         limit = self.spec.supersede
         if limit is not None and any(c.value >= limit for c in fans):
+            if dropped is not None:
+                by = next(c.pattern.name for c in fans if c.value >= limit)
+                dropped += [Dropped(c.pattern.name, c.count, "supersede", by, self.spec.rule_span("supersede"))
+                            for c in fans if c.value < limit]
             fans = [c for c in fans if c.value >= limit]
         env.total = sum(c.value * c.count for c in fans)
         env.largest_fan = max((c.value * c.count for c in fans), default=0)
@@ -680,7 +727,7 @@ class Interpreter:
             raise EvaluationError("a requirement cannot depend on `waits`")
 
         facts = HandFacts.of(self.spec, hand, no_waits)
-        return any(self._unmet_requirement(Env(facts, d, bindings=dict(self.definitions))) is None
+        return any(self._unmet_requirement(self.reading_env(facts, d)) is None
                    for d in self._readings(facts))
 
     def _readings(self, facts: HandFacts) -> list[Decomposition]:
@@ -711,7 +758,7 @@ class Interpreter:
         readings = []
         for rule in self.spec.shape_rules:
             reading = Decomposition(rule.name, tuple(groups), None, reading_tiles(tuple(groups)))
-            if self.evaluator.value(rule.condition, Env(facts, reading, bindings=dict(self.definitions))):
+            if self.evaluator.value(rule.condition, self.reading_env(facts, reading)):
                 readings.append(reading)
         return readings
 
@@ -732,25 +779,19 @@ class Interpreter:
         """Payments per seat; or, when a settlement requirement is not met, why the hand does not win."""
         settlement = self.spec.settlement
         assert settlement is not None
-        losers = self._losers(hand)
-        env = Env(best.env.facts, best.env.decomposition, best.env.counts, losers=losers, total=best.total,
-                  largest_fan=best.env.largest_fan,
-                  bindings=best.env.bindings | {b.name: b.expr for b in settlement.bindings})
-        shares = {loser.seat: self._share(env.inside(None, loser)) for loser in losers}
-        env.shares.update({seat: total for seat, (_, total) in shares.items()})
+        env, shares = self.settle_env(hand, best)
+        losers = env.losers
         for r in settlement.requirements:
             if not self.evaluator.value(r.condition, env):
                 english = f" ({r.english})" if r.english else ""
                 return {"winning": False, "reason": f"requirement {r.name}{english} is not met"}
-        case = "self_drawn" if hand.self_drawn else "discard"
-        rule = next((r for r in settlement.rules if r.case == case), None)
+        rule = self.payment_rule(hand)
         if rule is None:
             return {}
         owed = {loser.seat: 0 for loser in losers}
-        for payment in rule.payments:
-            for loser in self._payers(payment.payer, losers):
-                owed[loser.seat] += self.evaluator.value(payment.amount, env.inside(None, loser))
-        liable = self._liable(settlement, losers, env)
+        for _, loser, amount in self.charges(rule, losers, env):
+            owed[loser.seat] += amount
+        liable = self.liable(settlement, losers, env)
         if liable is not None:  # one loser pays what every loser owes
             owed = {seat: (sum(owed.values()) if seat == liable.seat else 0) for seat in owed}
         payments = [0] * self.spec.players
@@ -765,7 +806,31 @@ class Interpreter:
                                 for seat, (fans, total) in shares.items()]
         return result
 
-    def _liable(self, settlement: ir.Settlement, losers: tuple[Loser, ...], env: Env) -> Loser | None:
+    def settle_env(self, hand: Hand, best: Scored) -> tuple[Env, dict[int, tuple[list[Counted], int]]]:
+        """What settlement reads for the chosen reading (the losers, the total, the settlement's `let`s), and each
+        loser's share of loser fans and its total."""
+        settlement = self.spec.settlement
+        assert settlement is not None
+        losers = self._losers(hand)
+        env = Env(best.env.facts, best.env.decomposition, best.env.counts, losers=losers, total=best.total,
+                  largest_fan=best.env.largest_fan,
+                  bindings=best.env.bindings | {b.name: b.expr for b in settlement.bindings})
+        shares = {loser.seat: self._share(env.inside(None, loser)) for loser in losers}
+        env.shares.update({seat: total for seat, (_, total) in shares.items()})
+        return env, shares
+
+    def payment_rule(self, hand: Hand) -> ir.PaymentRule | None:
+        """The settlement's payments for how the hand was won (self-drawn or on a discard), if it has any."""
+        assert self.spec.settlement is not None
+        case = "self_drawn" if hand.self_drawn else "discard"
+        return next((r for r in self.spec.settlement.rules if r.case == case), None)
+
+    def charges(self, rule: ir.PaymentRule, losers: tuple[Loser, ...], env: Env) -> list[tuple[ir.Payment, Loser, int]]:
+        """What each payment of a rule charges each loser it names, in the rule's order."""
+        return [(payment, loser, self.evaluator.value(payment.amount, env.inside(None, loser)))
+                for payment in rule.payments for loser in self._payers(payment.payer, losers)]
+
+    def liable(self, settlement: ir.Settlement, losers: tuple[Loser, ...], env: Env) -> Loser | None:
         """The first loser (seat order) for whom `liable:` holds, if any."""
         if settlement.liable is None:
             return None

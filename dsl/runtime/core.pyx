@@ -2702,6 +2702,12 @@ cdef class Checker:
     def is_winning(self, case):
         return bool(self.evaluate_one(case).get("winning"))
 
+    def explain(self, case, why_not=()):
+        """Why the case scores what it scores (dsl.interp.explain): the reference interpreter scores it again
+        and keeps the record of each step."""
+        from dsl.interp.explain import explain
+        return explain(self.reference_checker(), case, why_not)
+
     def waits(self, case):
         """Tiles that would complete the hand (the case without its winning tile); invalid cases raise
         HandError."""
