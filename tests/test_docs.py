@@ -16,11 +16,11 @@ from conftest import tiles
 
 from dsl.book import figures, model, prose, render
 from dsl.book.prose import Prose
-from dsl.frontend.formula import UnknownNodeError, formula
 from dsl.book.variantdiff import ABSENT
 from dsl.build import stale_files
 from dsl.cli import main
 from dsl.frontend import ir
+from dsl.frontend.formula import UnknownNodeError, formula
 from dsl.frontend.resolve import load_spec
 from dsl.frontend.source import SpecError
 from dsl.paths import GENERATED_DIR, bundled_specs
