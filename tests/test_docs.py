@@ -454,7 +454,7 @@ def test_unknown_ir_node_fails_loudly():
     spec = load_spec("sichuan")
     node = Mystery(spec.patterns[0].condition.span)
     wrapped = ir.Binary(node.span, "and", ir.Const(node.span, True), node)
-    with pytest.raises(UnknownNodeError, match="Mystery at .*sichuan.mj.*teach dsl/prose.py"):
+    with pytest.raises(UnknownNodeError, match="Mystery at .*sichuan.mj.*teach dsl/frontend/formula.py"):
         formula(wrapped)
     with pytest.raises(UnknownNodeError, match="Mystery"):
         Prose(spec).condition(wrapped)
