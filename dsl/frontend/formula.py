@@ -16,8 +16,8 @@ class UnknownNodeError(Exception):
 
     def __init__(self, node: object):
         where = f" at {node.span}" if isinstance(node, ir.Expr) else ""
-        super().__init__(f"cannot print the IR node {type(node).__name__}{where}: {node!r}; teach "
-                         "dsl/frontend/formula.py how to read it")
+        super().__init__(f"cannot render the IR node {type(node).__name__}{where}: {node!r}; teach "
+                         "dsl/frontend/formula.py (the notation) and dsl/book/prose.py (the words) how to read it")
 
 
 Leaf = Callable[[ir.Expr], "str | None"]  # a node's text in place of its formula, or None to print it
