@@ -162,3 +162,13 @@ def test_the_explain_command(capsys):
     assert capsys.readouterr().out.startswith("error:")
     assert main(["explain", "mcr", "1112345678999m", "--win", "5m", "--why-not", "nothing"]) == 1
     assert "mcr has no fan of that name" in capsys.readouterr().out
+
+
+def test_the_readme_example_is_what_the_command_prints(capsys):
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ mjdsl explain ", 1)[1].split("```", 1)[0]
+    command, *shown = block.splitlines()
+    assert main(["explain", *command.split()]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    shown = [line for line in shown if line and line != "..."]
+    assert shown and all(line in printed for line in shown), [line for line in shown if line not in printed]
