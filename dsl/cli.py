@@ -18,7 +18,7 @@ from dsl.compiled.checkers import checker_for
 from dsl.compiled.codegen import CodegenError
 from dsl.compiled.extensions import BuildError
 from dsl.frontend.resolve import check, load_spec
-from dsl.frontend.source import SpecError, printable
+from dsl.frontend.source import SpecError, printable, printable_json
 from dsl.interp.interpreter import Interpreter
 from dsl.interp.rounds import RoundSettler
 from dsl.report import describe, describe_round
@@ -281,8 +281,8 @@ def _dumps(result: dict) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate from a \ud800 escape in the input, quoted in a message
-        return json.dumps(result, allow_nan=False)
-    return text
+        text = json.dumps(result, allow_nan=False)
+    return printable_json(text)  # a spec's text may hold control characters
 
 
 def _settle(args) -> int:

@@ -196,6 +196,14 @@ def test_a_fan_name_cannot_forge_or_hide_lines(capsys, sneaky):
     assert_aligned(fan_lines(out))
 
 
+def test_json_results_escape_them_and_keep_the_text(capsys, sneaky):
+    sneaky.write_text(SNEAKY.replace("\\r", "\u202e\x85"), encoding="utf-8")  # raw, as JSON may carry them
+    code, out = score(capsys, str(sneaky), "--json", '{"hand": "1112223334445m", "win": "5m", "self_drawn": true}')
+    assert code == 0 and not any(ch in out for ch in "\x1b\u202e\x85")
+    assert "\\u202e\\u0085" in out
+    assert json.loads(out)["fans"][1]["en"] == "Tricky\x1b[8m\u202e\x85  total 999"
+
+
 def test_check_and_test_escape_the_specs_text(capsys, sneaky, tmp_path):
     code, out, _ = run(capsys, "test", "-v", str(sneaky))
     assert code == 0 and "\x1b" not in out and f"{sneaky}:6:1: ok: hidden\\x1b[8m" in out

@@ -93,6 +93,13 @@ def _escaped(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def printable_json(text: str) -> str:
+    """A JSON text (json.dumps' output) with the characters printable() escapes written as JSON's `\\u`
+    escapes: the same JSON value, safe on a terminal. They stand only inside its strings, which read each
+    escape back as the character."""
+    return _ACTIVE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" or "warning"
