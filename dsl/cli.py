@@ -17,13 +17,13 @@ from dsl.cases.limits import MAX_LINE_BYTES, InputError, read_json_line
 from dsl.compiled.checkers import checker_for
 from dsl.compiled.codegen import CodegenError
 from dsl.compiled.extensions import BuildError
-from dsl.frontend import ir
 from dsl.frontend.resolve import check, load_spec
-from dsl.frontend.source import SpecError, display_width
+from dsl.frontend.source import SpecError, printable, printable_json
 from dsl.interp.explain import explain
 from dsl.interp.explain_text import explanation_text
 from dsl.interp.interpreter import Interpreter
 from dsl.interp.rounds import RoundSettler
+from dsl.report import describe, describe_round
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -157,8 +157,8 @@ def _check(args) -> int:
         failed |= bool(errors)
         if spec is not None and not errors:
             rounds = f", {len(spec.round_examples)} worked rounds" if spec.round_examples else ""
-            print(f"{spec.path}: ok: {spec.name}, {len(spec.patterns) + len(spec.loser_patterns)} fans, "
-                  f"{len(spec.examples)} examples{rounds}")
+            print(printable(f"{spec.path}: ok: {spec.name}, {len(spec.patterns) + len(spec.loser_patterns)} fans, "
+                            f"{len(spec.examples)} examples{rounds}"))
     return 1 if failed else 0
 
 
@@ -176,7 +176,7 @@ def _test(args) -> int:
                 print(outcome.render())
         bad = sum(not o.passed for o in outcomes)
         failures += bad
-        print(f"{spec.path}: {len(outcomes) - bad} passed, {bad} failed")
+        print(printable(f"{spec.path}: {len(outcomes) - bad} passed, {bad} failed"))
     return 1 if failures else 0
 
 
@@ -193,7 +193,7 @@ def _build(args) -> int:
             print(f"wrote {path}")
         compile_checkers(specs)
     except (CodegenError, BuildError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(printable(f"error: {exc}"), file=sys.stderr)
         return 1
     return 0
 
@@ -204,7 +204,7 @@ def _doc(args) -> int:
         out = Path(args.out) if args.out else None
         text = render.render_diff(a, b, html=out is not None and out.suffix == ".html")
         if out is None:
-            print(text, end="")
+            print("\n".join(map(printable, text.split("\n"))), end="")  # the diff quotes the specs' text
         else:
             write_files({out: text})
             print(f"wrote {out}")
@@ -214,7 +214,7 @@ def _doc(args) -> int:
         print(f"wrote {path}")
     problems = [line for book in books for line in render.failure_report(book)]
     for line in problems:
-        print(f"error: {line}", file=sys.stderr)
+        print(printable(f"error: {line}"), file=sys.stderr)
     return 1 if problems else 0
 
 
@@ -235,15 +235,14 @@ def _score(args) -> int:
         print(f"mjdsl score: {case}", file=sys.stderr)
         return 2
     result = _answer_value(case, checker.evaluate)
-    print(describe(spec, result))
+    print(describe(spec, case, result))
     return 0 if result["ok"] else 1
 
 
 def _explain(args) -> int:
     spec = load_spec(args.spec)
     if args.case is not None:
-        case: object = _answer(args.case, lambda value: {"ok": True, "case": value})
-        case = case["case"] if case["ok"] else case
+        case = _read(args.case)
     elif args.hand:
         case = _case_from_flags(args)
     else:
@@ -252,9 +251,9 @@ def _explain(args) -> int:
     if isinstance(case, str):
         print(f"mjdsl explain: {case}", file=sys.stderr)
         return 2
-    out = case if case.get("ok") is False and "error" in case else _answer_value(
-        case, lambda value: explain(Interpreter(spec), value, args.why_not))  # explaining reruns the reference
-    print(_dumps(out) if args.json else explanation_text(out))
+    # An explanation scores the case again with the reference interpreter, keeping the record of each step.
+    out = _answer_value(case, lambda value: explain(Interpreter(spec), value, args.why_not))
+    print(_dumps(out) if args.json else printable(explanation_text(out)))
     return 0 if out["ok"] else 1
 
 
@@ -290,16 +289,22 @@ def _skip_rest_of_line(stream: BinaryIO | TextIO) -> int:
 
 def _answer(line: bytes | str | InputError, answer: Callable[[object], dict]) -> dict:
     """The result for one line of input: its JSON value answered, or why it cannot be read."""
+    return _answer_value(_read(line), answer)
+
+
+def _read(line: bytes | str | InputError) -> object:
+    """The JSON value of one line of input, or the InputError saying why it cannot be read."""
+    if isinstance(line, InputError):
+        return line
     try:
-        if isinstance(line, InputError):
-            raise line
-        value = read_json_line(line)
+        return read_json_line(line)
     except InputError as exc:
-        return {"ok": False, "error": str(exc)}
-    return _answer_value(value, answer)
+        return exc
 
 
 def _answer_value(value: object, answer: Callable[[object], dict]) -> dict:
+    if isinstance(value, InputError):
+        return {"ok": False, "error": str(value)}
     try:
         return answer(value)
     except Exception as exc:  # noqa: BLE001 - the last guard of a stream: one case must not end the others
@@ -315,8 +320,8 @@ def _dumps(result: dict) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate from a \ud800 escape in the input, quoted in a message
-        return json.dumps(result, allow_nan=False)
-    return text
+        text = json.dumps(result, allow_nan=False)
+    return printable_json(text)  # a spec's text may hold control characters
 
 
 def _settle(args) -> int:
@@ -331,8 +336,9 @@ def _settle(args) -> int:
         except OSError as exc:
             print(f"mjdsl settle: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
             return 2
-        result = _answer(data, settler.settle)
-        print(describe_round(result))
+        record = _read(data)
+        result = _answer_value(record, settler.settle)
+        print(describe_round(spec, record, result))
         return 0 if result["ok"] else 1
     if args.json is None:
         print("mjdsl settle: give a FILE, --json ROUND or --jsonl", file=sys.stderr)
@@ -340,44 +346,6 @@ def _settle(args) -> int:
     result = _answer(args.json, settler.settle)
     print(_dumps(result))
     return 0 if result["ok"] else 1
-
-
-def describe_round(result: dict) -> str:
-    """A settled round as a person reads it: one line per event, then the total."""
-    if not result["ok"]:
-        return f"error: {result['error']}"
-    lines = [_padded("") + "".join(f"{f'seat {s}':>8}" for s in range(len(result["payments"])))]
-    for number, event in enumerate(result["events"], 1):
-        lines.append(_padded(f"{number:>2}. {_event_text(event)}") + _seats(event["payments"]))
-        lines += [_padded(f"      {c['name']}") + _seats(c["payments"]) for c in event.get("checks", ())]
-    lines.append(_padded("    total") + _seats(result["payments"]))
-    if result.get("next_hand"):
-        lines.append("next hand: " + ", ".join(result["next_hand"]))
-    if result.get("next_context"):
-        lines.append("next hand's context: " + ", ".join(f"{k} {v}" for k, v in result["next_context"].items()))
-    return "\n".join(lines)
-
-
-def _event_text(event: dict) -> str:
-    kind = event["event"]
-    if kind == "win":
-        fans = ", ".join(f"{f['name']} {f['value']}" + (f" ×{f['count']}" if f["count"] > 1 else "")
-                         for f in event["fans"])
-        passed = f", +{event['transfer']} kong income" if "transfer" in event else ""
-        return f"seat {event['seat']} wins: {fans} (total {event['total']}){passed}"
-    if kind == "kong":
-        return f"seat {event['seat']} {event['kind']}"
-    if kind == "draw":
-        return "exhaustive draw"
-    return f"{event['name']}" + (f" by seat {event['seat']}" if "seat" in event else "")
-
-
-def _padded(text: str, width: int = 64) -> str:
-    return text + " " * max(width - display_width(text), 1)
-
-
-def _seats(payments: list) -> str:
-    return "".join(f"{p:>+8}" if p else f"{0:>8}" for p in payments)
 
 
 def _case_from_flags(args) -> dict | str:
@@ -400,28 +368,6 @@ def _case_from_flags(args) -> dict | str:
         except InputError:
             case[key] = text  # a bare word, such as a tile: the value is the text itself
     return case
-
-
-def describe(spec: ir.Spec, result: dict) -> str:
-    """A result as a person reads it."""
-    if not result["ok"]:
-        return f"error: {result['error']}"
-    lines = []
-    if not result["winning"]:
-        lines.append(f"not a win: {result['reason']}")
-        if result.get("waits") is not None:
-            lines.append("waits: " + (" ".join(result["waits"]) or "none"))
-    unit = f" {spec.unit}"
-    for fan in result.get("fans", []):
-        times = f" ×{fan['count']}" if fan["count"] > 1 else ""
-        lines.append(f"  {fan['name']:<8}\t{fan['en'] or '':<32}{fan['value'] * fan['count']:>4}{times}")
-    if "total" in result:
-        lines.append(f"  total\t{result['total']}{unit}")
-    if "paid" in result:
-        lines.append(f"  paid\t{result['paid']}{unit} (the cap is {spec.cap})")
-    if "payments" in result:
-        lines.append("payments: " + "  ".join(f"seat {i}: {p:+}" for i, p in enumerate(result["payments"])))
-    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -72,7 +72,9 @@ def test_score_jsonl(capsys):
 
 def test_score_one_hand_readable_and_json(capsys):
     code, out, _ = run(capsys, "score", "sichuan", "1112223334445m", "--win", "5m", "--self-drawn")
-    assert code == 0 and "清对" in out and "total\t4" in out
+    # 111 222 333 444 55万: 清对 4, self-drawn by the dealer (no seat wind given): each of three pays 2^(4 − 1)
+    assert code == 0 and "清对" in out and [" ".join(line.split()) for line in out.splitlines()][2:4] == \
+        ["total 4 番", "payments"]
     code, out, _ = run(capsys, "score", "shenyang", "--json", '{"hand": "123m", "win": "1m"}')
     assert code == 1 and json.loads(out)["ok"] is False
 

@@ -79,6 +79,12 @@ def test_a_winner_neither_pays_nor_receives_afterwards(sichuan):
     assert payments(result) == [[-1, 1, 0, 0], [-2, 0, 4, -2], [-2, 0, -2, 4]]
 
 
+def test_a_win_names_the_seat_it_was_won_from(sichuan):
+    result = settle(sichuan, win(1, PING_HU, 0), {"win": dict(DUI_DUI, seat=3)}, win(2, QING))
+    # given (seat 0); by default the seat before the winner (seat 2, not yet won); none on a self-draw
+    assert [e.get("discarder", "none") for e in result["events"]] == [0, 2, "none"]
+
+
 def test_kong_discard_passes_the_last_kong_income_to_every_winner(sichuan):
     result = settle(sichuan, {"kong": "kong", "seat": 0, "from": 1}, {"kong": "concealed_kong", "seat": 0},
                     win(2, PING_HU, 0, kong_discard=True),
@@ -480,10 +486,11 @@ def test_settle_command_shows_a_round_file(capsys, tmp_path):
     path.write_text(json.dumps({"events": [{"kong": "concealed_kong", "seat": 2, "tiles": "5555s"},
                                            win(3, PING_HU, 2, kong_discard=True)]}), encoding="utf-8")
     assert main(["settle", "sichuan", str(path)]) == 0
-    header, kong, won, total = capsys.readouterr().out.splitlines()
+    header, kong, won, *fans, passed, total = capsys.readouterr().out.splitlines()
     assert header.split() == ["seat", "0", "seat", "1", "seat", "2", "seat", "3"]
     assert kong.split()[-4:] == ["-2", "-2", "+6", "-2"] and "concealed_kong" in kong
-    assert "平胡 1, 杠上炮 1 (total 2), +6 kong income" in won and won.split()[-4:] == ["0", "0", "-8", "+8"]
+    assert "seat 3 wins on a discard from seat 2" in won and won.split()[-4:] == ["0", "0", "-8", "+8"]
+    assert [f.split()[0] for f in fans] == ["平胡", "杠上炮", "total"] and passed.split()[-1] == "+6"
     assert total.split() == ["total", "-2", "-2", "-2", "+6"]
     assert main(["settle", "sichuan", str(tmp_path / "missing.json")]) == 2
 

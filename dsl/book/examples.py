@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 
 from dsl.frontend import ir
-from dsl.frontend.source import Diagnostic
+from dsl.frontend.source import Diagnostic, printable
 from dsl.interp.rounds import RoundSettler
 
 
@@ -21,10 +21,12 @@ class ExampleOutcome:
         return not self.problems
 
     def render(self) -> str:
+        """The outcome as `mjdsl test` prints it, the spec's text in it printable()."""
         where = f"{self.example.span}"
         if self.passed:
-            return f"{where}: ok: {self.example.title}"
-        return f"{where}: example {self.example.title!r} failed:\n" + "\n".join(f"    {p}" for p in self.problems)
+            return printable(f"{where}: ok: {self.example.title}")
+        return printable(f"{where}: example {self.example.title!r} failed:") + "".join(
+            "\n    " + printable(p) for p in self.problems)
 
 
 def run_examples(spec: ir.Spec, checker) -> list[ExampleOutcome]:

@@ -240,9 +240,8 @@ class _RoundTable:
         return [replace(row, text=self._declaration(entry))]
 
     def _win(self, row: RoundRow, case: dict, entry: dict) -> RoundRow:
-        seat = case["seat"]
-        discarder = case.get("discarder", (seat - 1) % self.spec.players)
-        how = "self-drawn" if case.get("self_drawn") else f"on seat {discarder}'s discard"
+        seat, discarder = entry["seat"], entry.get("discarder")
+        how = "self-drawn" if discarder is None else f"on seat {discarder}'s discard"
         score = fans_text(entry).strip()
         if "transfer" in entry:
             score += f"; seat {discarder} passes on its kong income, {entry['transfer']}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,6 +74,32 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
+# What a terminal acts on instead of showing: C0 and C1 controls and DEL (ESC starts a sequence that can
+# hide or recolour text, CR and BS move back over what was printed), the Unicode line and paragraph
+# separators, and the bidirectional marks, embeddings, overrides and isolates, which reorder the text
+# around them.
+_ACTIVE = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """text as it may be printed on a terminal: every character a terminal would act on is written as an
+    escape (`\\x1b`, `\\u202e`), so that text a spec or a case provides cannot move the cursor, hide a line
+    or forge one. Everything else, CJK included, is left as it is."""
+    return _ACTIVE.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable_json(text: str) -> str:
+    """A JSON text (json.dumps' output) with the characters printable() escapes written as JSON's `\\u`
+    escapes: the same JSON value, safe on a terminal. They stand only inside its strings, which read each
+    escape back as the character."""
+    return _ACTIVE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     severity: str  # "error" or "warning"
@@ -81,20 +108,22 @@ class Diagnostic:
     hint: str | None = None
 
     def render(self) -> str:
+        """The diagnostic as printed: where, what, the source line with a caret under the span, the hint. The
+        spec's text in it is printable(): a control character in the file shows as its escape."""
         if self.span is None:
-            return f"{self.severity}: {self.message}"
+            return printable(f"{self.severity}: {self.message}")
         head = f"{self.span}: {self.severity}: {self.message}"
         text = self.span.source.line(self.span.line)
         lines = [head, f"    {text}"]
-        before = text[: self.span.column - 1]
+        before = printable(text[: self.span.column - 1])
         if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
             marked = text[self.span.column - 1 : self.span.end_column - 1]
         else:
             marked = text[self.span.column - 1 : self.span.column]
-        lines.append("    " + " " * display_width(before) + "^" * max(1, display_width(marked)))
+        lines.append("    " + " " * display_width(before) + "^" * max(1, display_width(printable(marked))))
         if self.hint:
             lines.append(f"    {self.hint}")
-        return "\n".join(lines)
+        return "\n".join(map(printable, lines))
 
 
 class SpecError(Exception):

@@ -288,7 +288,8 @@ class RoundSettler:
             raise RoundError(f"seat {seat} does not win: {result['reason']}")
         if "payments" not in result:
             raise RoundError(f"{self.spec.name} has no `settle:` rules")
-        entry = {"seat": seat, "fans": result["fans"], "total": result["total"], "payments": list(result["payments"])}
+        entry: dict = {"seat": seat} | ({} if discarder is None else {"discarder": discarder})
+        entry |= {"fans": result["fans"], "total": result["total"], "payments": list(result["payments"])}
         if "paid" in result:
             entry["paid"] = result["paid"]
         if "pot" in result:
