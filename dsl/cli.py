@@ -253,7 +253,7 @@ def _explain(args) -> int:
         return 2
     # An explanation scores the case again with the reference interpreter, keeping the record of each step.
     out = _answer_value(case, lambda value: explain(Interpreter(spec), value, args.why_not))
-    print(_dumps(out) if args.json else printable(explanation_text(out)))
+    print(_dumps(out) if args.json else explanation_text(out))
     return 0 if out["ok"] else 1
 
 

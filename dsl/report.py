@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from dsl.cases.case import Hand, read_case
+from dsl.cases.seats import seat_name, win_text
 from dsl.frontend import ir
 from dsl.frontend.source import display_width, printable
-from dsl.vocabulary import WINDS
 
 Amount = int | Fraction
 SEAT_COLUMN = 8  # the width of a seat's column in a settled round
@@ -163,31 +163,6 @@ def _seat_amounts(payments: Sequence[Amount]) -> str:
 
 
 # ---------------------------------------------------------------- shared by both
-
-
-def seat_name(spec: ir.Spec, seat: int, dealer: int) -> str:
-    """"seat 1 (South)": a seat with its wind, as the spec names the tile a case's seat wind stands for; a
-    spec without wind tiles names the dealer's seat instead ("seat 0 (dealer)")."""
-    winds = wind_names(spec)
-    if len(winds) >= spec.players:
-        return f"seat {seat} ({winds[(seat - dealer) % spec.players]})"
-    return f"seat {seat} (dealer)" if seat == dealer else f"seat {seat}"
-
-
-def wind_names(spec: ir.Spec) -> list[str]:
-    """The English names of the spec's wind tiles in seat order from the dealer: its first honors, the tiles
-    the checkers compare `seat_wind` with."""
-    flowers = spec.flower_tiles()
-    return [t.english for t in spec.tiles if not t.numbered and t.index not in flowers][:len(WINDS)]
-
-
-def win_text(spec: ir.Spec, seat: int, dealer: int, discarder: int | None, robbed: bool) -> str:
-    """Who won and how: "seat 1 (South) wins on a discard from seat 0 (East)", "... wins by self-draw"."""
-    winner = seat_name(spec, seat, dealer)
-    if discarder is None:
-        return f"{winner} wins by self-draw"
-    source = seat_name(spec, discarder, dealer)
-    return f"{winner} wins by robbing the kong of {source}" if robbed else f"{winner} wins on a discard from {source}"
 
 
 def fan_table(spec: ir.Spec, result: Mapping, indent: str) -> list[str]:

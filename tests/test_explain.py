@@ -151,7 +151,7 @@ def test_a_bad_case_or_fan_name_is_an_error_not_a_crash():
 def test_the_explain_command(capsys):
     assert main(["explain", "mcr", "1112345678999m", "--win", "5m", "--self-drawn", "--why-not", "Full Flush"]) == 0
     text = capsys.readouterr().out
-    assert "seat 0 (East) wins by self-draw on 5m" in text
+    assert "seat 0 (East) wins by self-draw, on 5m" in text
     assert "九莲宝灯" in text and "88 × 1 = 88 番" in text
     assert "不计 of 九莲宝灯" in text
     assert "Why not 清一色 (Full Flush)" in text

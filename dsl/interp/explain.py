@@ -14,18 +14,18 @@ from fractions import Fraction
 from itertools import combinations
 
 from dsl.cases.case import Hand, read_case
+from dsl.cases.seats import seat_name, win_text
 from dsl.frontend import ir
 from dsl.frontend.formula import formula
 from dsl.frontend.source import Span, suggest
 from dsl.interp.decompose import Decomposition, Group
 from dsl.interp.interpreter import Dropped, Env, EvaluationError, Interpreter, Loser, Scored, takes_over
 from dsl.notation import HandError
-from dsl.vocabulary import COMBINING_PRINCIPLES, WINDS
+from dsl.vocabulary import COMBINING_PRINCIPLES
 
 MAX_READINGS_SHOWN = 24  # a hand with wild tiles may have hundreds of readings; the rest are counted, not listed
 COMPARISONS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 FAILED_COMPARISON = {"==": "≠", "!=": "==", "<": "≥", "<=": ">", ">": "≤", ">=": "<"}
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 def explain(interpreter: Interpreter, case: object, why_not: Sequence[str] = ()) -> dict:
@@ -108,18 +108,11 @@ class _Explanation:
 
     def _win_words(self) -> str:
         hand = self.hand
-        winner = self._seat_words(hand.seat)
         if hand.win is None:
-            return f"{winner} has no winning tile yet"
-        tile = self.spec.tiles[hand.win].code
-        if hand.self_drawn:
-            return f"{winner} wins by self-draw on {tile}"
-        source = f" from {self._seat_words(hand.discarder)}" if hand.discarder is not None else ""
-        return f"{winner} wins on a discard of {tile}{source}"
-
-    def _seat_words(self, seat: int) -> str:
-        wind = WIND_NAMES[WINDS[(seat - self.hand.dealer) % len(WINDS)]]
-        return f"seat {seat} ({wind})"
+            return f"{seat_name(self.spec, hand.seat, hand.dealer)} has no winning tile yet"
+        robbed = bool(hand.context.get("robbing_kong", False))
+        won = win_text(self.spec, hand.seat, hand.dealer, hand.discarder, robbed)
+        return f"{won}, on {self.spec.tiles[hand.win].code}"
 
     # -- readings
 

@@ -3,14 +3,14 @@ minimum, the cap, the payments with their formulas worked out, and the answers t
 
 from __future__ import annotations
 
-from dsl.frontend.source import display_width
+from dsl.frontend.source import display_width, printable
 
 MARKS = {True: "✓", False: "✗"}
 
 
 def explanation_text(out: dict) -> str:
     if not out["ok"]:
-        return f"error: {out['error']}"
+        return printable(f"error: {out['error']}")
     unit = out["unit"]
     lines = [out["win"] + "."]
     lines += _readings(out)
@@ -26,7 +26,7 @@ def explanation_text(out: dict) -> str:
         lines += _payments(out["payments"])
     for answer in out.get("why_not", ()):
         lines += _why_not(answer)
-    return "\n".join(lines)
+    return "\n".join(map(printable, lines))  # names and texts come from the spec: nothing a terminal acts on
 
 
 def _readings(out: dict) -> list[str]:
