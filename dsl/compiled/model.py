@@ -22,7 +22,7 @@ KNOWN_FIELDS = {
               "suits", "tilesets", "meld_kinds", "shapes", "context", "options", "definitions", "requirements",
               "minimum", "minimum_excluding", "principles", "preferred", "patterns", "loser_patterns",
               "exclusive_groups", "settlement", "examples", "rounds", "round_examples", "unit", "unit_english",
-              "cap", "cap_description", "cap_unless_more", "shape_rules"},
+              "cap", "cap_description", "cap_unless_more", "shape_rules", "presets"},
     ir.Pattern: {"name", "english", "value", "condition", "excludes", "aliases", "doc", "scope", "order", "span",
                  "late"},
     ir.Settlement: {"bindings", "rules", "span", "pot", "liable", "requirements"},

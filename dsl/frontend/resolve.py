@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from dsl.frontend import ast, fans, ir, settlement
+from dsl.frontend import ast, fans, ir, presets, settlement
 from dsl.frontend.declarations import Declared, unit_and_cap
 from dsl.frontend.examples import example
 from dsl.frontend.expressions import Names
@@ -95,7 +95,7 @@ def _spec(names: Names, path: str) -> ir.Spec:
         supersede=d.supersede.value if d.supersede else None, score=score, settlement=settled, examples=(),
         red_tiles=declared.red_tiles, red_copies=declared.red_copies, next_tile=declared.next_tile,
         previous_tile=declared.previous_tile, indicator_tile=declared.indicator_tile, wilds=declared.wilds,
-        shape_rules=shape_rules, **unit_and_cap(d),
+        shape_rules=shape_rules, presets=presets.presets(d), **unit_and_cap(d),
     )
 
 
