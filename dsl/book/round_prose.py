@@ -69,8 +69,8 @@ def _play_rules(rules: ir.RoundRules, prose: Prose) -> tuple[Reading, ...]:
     elif rules.winners_per_discard is not None:
         limit = rules.winners_per_discard
         readings.append(Reading("一炮多响", None, f"at most {formula(limit)} winners per discard",
-                                f"At most {prose.quantity(limit)} players may win on one discard; a record naming "
-                                "more is not a possible hand."))
+                                f"The players who may win on one discard are at most {prose.quantity(limit)}; a "
+                                "record naming more is not a possible hand."))
     return tuple(readings)
 
 
