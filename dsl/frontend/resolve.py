@@ -3,8 +3,8 @@
 This module runs the jobs in order, each in its own module: extends (a spec merged with its parents and
 imports), declarations (tiles, tile sets, meld kinds, shapes, context keys, options), expressions (every name
 bound in its scope; the spec's `let`s and fans as they become known), fans (values, 不计 exclusions, exclusive
-groups, scoring order), settlement, examples, resolve_rounds (the `round:` rules and worked rounds). lint warns
-about a spec that resolved.
+groups, scoring order), settlement, presets (named rule sets of option values), examples, resolve_rounds (the
+`round:` rules and worked rounds). lint warns about a spec that resolved.
 """
 
 from __future__ import annotations
