@@ -12,6 +12,8 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from dsl.compiled.checkers import Checker
     from dsl.frontend.resolve import check, load_spec
     from dsl.frontend.source import SpecError
@@ -34,19 +36,33 @@ def __getattr__(name: str) -> object:
     return value
 
 
-def settler(name_or_path: str) -> RoundSettler:
-    """Settles round records (whole hands of play) of a spec with its checker: `settler("sichuan").settle(record)`."""
+def settler(name_or_path: str, preset: str | None = None, options: Mapping[str, object] | None = None
+            ) -> RoundSettler:
+    """Settles round records (whole hands of play) of a spec with its checker: `settler("sichuan").settle(record)`.
+    `preset` and `options` choose rule options for every record, as `load` does; a record's own `options` win."""
+    from dsl.cases.presets import chosen_options
+    from dsl.compiled.checkers import checker_for
     from dsl.frontend.resolve import load_spec
     from dsl.interp.rounds import RoundSettler
 
-    return RoundSettler(load_spec(name_or_path), load(name_or_path))
+    spec = load_spec(name_or_path)
+    return RoundSettler(spec, checker_for(spec), chosen_options(spec, preset, options))
 
 
-def load(name_or_path: str) -> Checker:
+def load(name_or_path: str, preset: str | None = None, options: Mapping[str, object] | None = None) -> Checker:
     """The checker of a bundled spec name or a spec file path: its compiled module (dsl.generated.<variant>,
     or compiled on first use into the cache for any other spec file), or the interpreter, with a warning
-    saying why, when there is none. Both answer evaluate, evaluate_many, score_many, is_winning and waits alike."""
+    saying why, when there is none. Both answer evaluate, evaluate_many, score_many, is_winning and waits alike.
+
+    `preset` names one of the spec's presets (a published rule set) and `options` gives options by name
+    (`{"kiriage": True}`): every case is scored under the preset's options, then `options`, then the case's
+    own `options`. An unknown preset or option raises dsl.cases.presets.OptionError naming the valid ones."""
+    from dsl.cases.presets import OptionsChecker, chosen_options
     from dsl.compiled.checkers import checker_for  # imports the code generator: only when a checker is wanted
     from dsl.frontend.resolve import load_spec
 
-    return checker_for(load_spec(name_or_path))
+    spec = load_spec(name_or_path)
+    checker = checker_for(spec)
+    if preset is None and options is None:
+        return checker
+    return OptionsChecker(checker, spec, chosen_options(spec, preset, options))

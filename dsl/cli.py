@@ -14,9 +14,11 @@ from dsl.book import model, render
 from dsl.book.examples import run_examples, unexercised_exclusions
 from dsl.build import book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
 from dsl.cases.limits import MAX_LINE_BYTES, InputError, read_json_line
+from dsl.cases.presets import OptionError, OptionsChecker, chosen_options, with_options
 from dsl.compiled.checkers import checker_for
 from dsl.compiled.codegen import CodegenError
 from dsl.compiled.extensions import BuildError
+from dsl.frontend import ir
 from dsl.frontend.resolve import check, load_spec
 from dsl.frontend.source import SpecError, printable, printable_json
 from dsl.interp.explain import explain
@@ -40,6 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpecError as exc:
         print(exc, file=sys.stderr)
         return 1
+    except OptionError as exc:  # --preset or --option names what the spec does not have
+        print(f"mjdsl: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a file or folder that cannot be read or written: say which, without a traceback
@@ -65,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="list passing examples too")
     p.add_argument("--coverage", action="store_true",
                    help="also warn about 不计 targets that no example shows beside the fan excluding them")
+    _add_option_flags(p, "every example and worked round; one with its own `preset` or `options` line keeps those "
+                         "on top")
     p.set_defaults(run=_test)
 
     p = commands.add_parser("build", help="regenerate the checkers and rule books of specs",
@@ -101,6 +108,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="read one JSON case per line on stdin, write one result per line")
     p.add_argument("--json", metavar="CASE", help="score one case given as JSON and print the JSON result")
     _add_case_flags(p)
+    _add_option_flags(p, "every case; a case's own \"options\" win")
     p.set_defaults(run=_score)
 
     p = commands.add_parser(
@@ -115,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--why-not", action="append", default=[], metavar="FAN",
                    help="why this fan is not counted (its name, an alias or its English name); repeatable")
     _add_case_flags(p)
+    _add_option_flags(p, "the case's own \"options\" win")
     p.set_defaults(run=_explain)
 
     p = commands.add_parser(
@@ -127,6 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", metavar="FILE", help="a round record (JSON) to show event by event")
     p.add_argument("--jsonl", action="store_true", help="read one JSON round per line on stdin")
     p.add_argument("--json", metavar="ROUND", help="settle one round given as JSON")
+    _add_option_flags(p, "every round; a record's own \"options\" win")
     p.set_defaults(run=_settle)
 
     scaffold.add_command(commands)
@@ -145,6 +155,37 @@ def _add_case_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--round-wind", choices="ESWN")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="another context key, e.g. --set kong_replacement=true --set discarder=2")
+
+
+def _add_option_flags(p: argparse.ArgumentParser, scope: str) -> None:
+    """--preset and --option, read back by _options_from_flags; `scope` says what they apply to."""
+    p.add_argument("--preset", metavar="NAME",
+                   help=f"score under a preset of the spec (a published rule set, e.g. tenhou): {scope}")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a rule option, on top of the preset, e.g. --option kiriage=true (true/false, a number or "
+                        "a word)")
+
+
+def _options_from_flags(args, spec: ir.Spec) -> dict[str, object]:
+    """The options --preset and --option choose (dsl.cases.presets.chosen_options); an OptionError names a preset
+    or option the spec does not have, or a value of the wrong type."""
+    given: dict[str, object] = {}
+    for item in args.option:
+        key, sep, text = item.partition("=")
+        if not sep:
+            raise OptionError(f"--option takes KEY=VALUE, not {item!r}")
+        given[key] = _option_value(text)
+    return chosen_options(spec, args.preset, given)
+
+
+def _option_value(text: str) -> int | str | bool:
+    """A value as a spec writes it: true, false, a whole number, or a word."""
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 def _check(args) -> int:
@@ -167,7 +208,7 @@ def _test(args) -> int:
     for name in args.specs:
         spec = load_spec(name)
         interpreter = Interpreter(spec)
-        outcomes = run_examples(spec, interpreter)
+        outcomes = run_examples(spec, interpreter, _options_from_flags(args, spec))
         if args.coverage:
             for warning in unexercised_exclusions(spec, interpreter):
                 print(warning.render(), file=sys.stderr)
@@ -220,7 +261,7 @@ def _doc(args) -> int:
 
 def _score(args) -> int:
     spec = load_spec(args.spec)
-    checker = checker_for(spec)
+    checker = OptionsChecker(checker_for(spec), spec, _options_from_flags(args, spec))
     if args.jsonl:
         return _stream(checker.evaluate)
     if args.json is not None:
@@ -234,6 +275,7 @@ def _score(args) -> int:
     if isinstance(case, str):
         print(f"mjdsl score: {case}", file=sys.stderr)
         return 2
+    case = with_options(case, checker.options)  # the report reads the minimum an option may set
     result = _answer_value(case, checker.evaluate)
     print(describe(spec, case, result))
     return 0 if result["ok"] else 1
@@ -252,6 +294,7 @@ def _explain(args) -> int:
         print(f"mjdsl explain: {case}", file=sys.stderr)
         return 2
     # An explanation scores the case again with the reference interpreter, keeping the record of each step.
+    case = with_options(case, _options_from_flags(args, spec))
     out = _answer_value(case, lambda value: explain(Interpreter(spec), value, args.why_not))
     print(_dumps(out) if args.json else explanation_text(out))
     return 0 if out["ok"] else 1
@@ -326,7 +369,7 @@ def _dumps(result: dict) -> str:
 
 def _settle(args) -> int:
     spec = load_spec(args.spec)
-    settler = RoundSettler(spec, checker_for(spec))
+    settler = RoundSettler(spec, checker_for(spec), _options_from_flags(args, spec))
     if args.jsonl:
         return _stream(settler.settle)
     if args.file is not None:

@@ -32,8 +32,9 @@ SUITS = "mpsz"
 FIVES = {4: 16, 13: 52, 22: 88}  # tile of a five -> the package's 136-id of its red copy
 TERMINALS_AND_HONORS = frozenset(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
 GREEN = frozenset({19, 20, 21, 23, 25, 32})
+# The spec's defaults (Mahjong Soul's rules).
 DEFAULT_OPTIONS = {"open_tanyao": True, "aka_dora": True, "double_yakuman": True, "kazoe_limit": 0,
-                   "kiriage": False, "open_pinfu_fu": True, "pinfu_tsumo_fu": False, "renhou_han": 5}
+                   "kiriage": False, "open_pinfu_fu": True, "pinfu_tsumo_fu": False, "renhou_han": 0}
 
 
 def code(t: int) -> str:
@@ -293,7 +294,7 @@ def _context(rng: random.Random, closed: bool, has_melds: bool, has_kong: bool) 
 
 def _options(rng: random.Random) -> dict:
     choices = {"open_tanyao": [False], "aka_dora": [False], "double_yakuman": [False], "kazoe_limit": [1, 2],
-               "kiriage": [True], "open_pinfu_fu": [False], "pinfu_tsumo_fu": [True], "renhou_han": [13]}
+               "kiriage": [True], "open_pinfu_fu": [False], "pinfu_tsumo_fu": [True], "renhou_han": [5, 13]}
     names = rng.sample(sorted(choices), rng.randint(1, 3))
     return {name: rng.choice(choices[name]) for name in names}
 
@@ -318,8 +319,9 @@ PACKAGE_MELDS = {"chow": (Meld.CHI, True), "pung": (Meld.PON, True), "kong": (Me
                  "added_kong": (Meld.SHOUMINKAN, True), "concealed_kong": (Meld.KAN, False)}
 
 
-def package_call(case: dict, players: int = 4) -> dict:
-    """The arguments of HandCalculator.estimate_hand_value for a case (players 3: three-player rules)."""
+def package_call(case: dict, players: int = 4, renhou: bool = True) -> dict:
+    """The arguments of HandCalculator.estimate_hand_value for a case (players 3: three-player rules); without
+    `renhou`, a first-turn win on a discard is told to the package as an ordinary win."""
     taken: Counter = Counter()
     melds = []
     meld_ids = []
@@ -334,10 +336,10 @@ def package_call(case: dict, players: int = 4) -> dict:
     return {"tiles": hand_ids + meld_ids + [win_id], "win_tile": win_id, "melds": melds,
             "dora_indicators": [t.kind * 4 for t in parse(case.get("dora", ""))],
             "ura_dora_indicators": [t.kind * 4 for t in parse(case.get("ura", ""))],
-            "config": _config(case, players)}
+            "config": _config(case, players, renhou)}
 
 
-def _config(case: dict, players: int) -> HandConfig:
+def _config(case: dict, players: int, renhou: bool) -> HandConfig:
     opts = DEFAULT_OPTIONS | case.get("options", {})
     tsumo = bool(case.get("self_drawn"))
     seat_wind = WINDS.index(case.get("seat_wind", "E"))
@@ -354,13 +356,18 @@ def _config(case: dict, players: int) -> HandConfig:
         is_rinshan=bool(case.get("kong_replacement")), is_chankan=bool(case.get("robbing_kong")),
         is_haitei=last and tsumo, is_houtei=last and not tsumo, is_daburu_riichi=bool(case.get("double_riichi")),
         is_tenhou=first and dealer and tsumo, is_chiihou=first and not dealer and tsumo,
-        is_renhou=first and not tsumo,
+        is_renhou=first and not tsumo and renhou,
         player_wind=27 + seat_wind, round_wind=27 + WINDS.index(case.get("round_wind", "E")),
         kyoutaku_number=case.get("riichi_sticks", 0), tsumi_number=case.get("honba", 0), options=rules)
 
 
 def package_result(case: dict, players: int = 4) -> HandResponse:
-    return HandCalculator.estimate_hand_value(**package_call(case, players))
+    response = HandCalculator.estimate_hand_value(**package_call(case, players))
+    renhou_han = (DEFAULT_OPTIONS | case.get("options", {}))["renhou_han"]
+    if case.get("first_turn") and not case.get("self_drawn") and renhou_han == 0 and not response.error:
+        # The package always plays renhou: it says whether the first-turn win may happen, then scores it without.
+        response = HandCalculator.estimate_hand_value(**package_call(case, players, renhou=False))
+    return response
 
 
 @dataclass(frozen=True)

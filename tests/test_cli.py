@@ -116,3 +116,84 @@ def test_an_unwritable_folder_is_an_error_message(capsys, tmp_path):
     blocker.write_text("", encoding="utf-8")
     code, _, err = run(capsys, "new", "house", "--extends", "sichuan", "--dir", str(blocker / "sub"))
     assert code == 1 and err.startswith("mjdsl: Not a directory: ") and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- --preset and --option
+
+ITTSU = ["123456789m23p44s", "--win", "4p", "--seat-wind", "S", "--set", "riichi=true"]  # 4 han 30 fu
+
+
+def test_score_under_a_preset_and_options(capsys):
+    # 4 han 30 fu pays 1920 × 4 → 7700; the WRC rules and the option kiriage round it up to a mangan, 8000.
+    code, out, _ = run(capsys, "score", "riichi", *ITTSU)
+    assert code == 0 and out.endswith("payments: seat 0: -7700  seat 1: +7700  seat 2: +0  seat 3: +0\n")
+    for flags in (["--preset", "wrc"], ["--option", "kiriage=true"]):
+        code, out, _ = run(capsys, "score", "riichi", *ITTSU, *flags)
+        assert code == 0 and "seat 0: -8000  seat 1: +8000" in out, flags
+    code, out, _ = run(capsys, "score", "riichi", *ITTSU, "--preset", "wrc", "--option", "kiriage=false")
+    assert "seat 0: -7700" in out  # --option on top of --preset
+    case = {"hand": "123456789m23p44s", "win": "4p", "seat_wind": "S", "riichi": True, "options": {"kiriage": False}}
+    code, out, _ = run(capsys, "score", "riichi", "--json", json.dumps(case), "--preset", "wrc")
+    assert json.loads(out)["payments"] == [-7700, 7700, 0, 0]  # the case's own options win
+    stdin = json.dumps(case | {"options": {}})
+    code, out, _ = run(capsys, "score", "riichi", "--jsonl", "--preset", "wrc", stdin=stdin)
+    assert json.loads(out)["payments"] == [-8000, 8000, 0, 0]
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--preset", "wcr"], "mjdsl: unknown preset 'wcr' (did you mean wrc?); riichi has: majsoul, tenhou, wrc, ema"),
+    (["--option", "kirage=true"], "mjdsl: unknown option 'kirage' (did you mean kiriage?); riichi has: open_tanyao"),
+    (["--option", "kiriage=3"], "mjdsl: option 'kiriage' takes a value like False, not 3"),
+    (["--option", "kiriage"], "mjdsl: --option takes KEY=VALUE, not 'kiriage'"),
+])
+def test_bad_presets_and_options_exit_2(capsys, flags, message):
+    for command in (["score", "riichi", *ITTSU], ["settle", "riichi", "--json", '{"events": []}'],
+                    ["test", "riichi"]):
+        code, out, err = run(capsys, *command, *flags)
+        assert code == 2 and err.startswith(message) and "Traceback" not in err and out == "", command
+
+
+def test_settle_under_a_preset(capsys):
+    # Two players win on the dealer's 8s: pinfu (1000), then pinfu and tanyao (2000).
+    wins = [{"win": {"seat": 1, "hand": "234m567m11p345s67s", "win": "8s", "discarder": 0}},
+            {"win": {"seat": 2, "hand": "234m678p22p456s67s", "win": "8s", "discarder": 0}}]
+    record = json.dumps({"events": wins})
+    code, out, _ = run(capsys, "settle", "riichi", "--json", record, "--preset", "tenhou")
+    assert code == 0 and json.loads(out)["payments"] == [-3000, 1000, 2000, 0]
+    code, out, _ = run(capsys, "settle", "riichi", "--json", record, "--preset", "wrc")  # head bump
+    assert code == 1 and "the hand ended at event 1: one player wins on one discard" in json.loads(out)["error"]
+    code, out, _ = run(capsys, "settle", "riichi", "--json", record, "--option", "multiple_ron=1")
+    assert code == 1
+
+
+def test_test_under_a_preset_keeps_an_example_own_options(capsys, write_spec):
+    path = write_spec("""\
+        melds chow, pung
+        option big "大番" "Big fans" = false
+        fan 清一色 "Full flush" (10 if big else 3): suits == 1 and not any(tiles, 字)
+        preset home "家规":
+            big = true
+        example "plain":
+            hand 123m456m789m11m23m
+            win 4m
+            expect 清一色 3
+        example "with its own options":
+            options big false
+            hand 123m456m789m11m23m
+            win 4m
+            expect 清一色 3
+    """)
+    code, out, _ = run(capsys, "test", str(path))
+    assert code == 0 and out.endswith("2 passed, 0 failed\n")
+    code, out, _ = run(capsys, "test", str(path), "--preset", "home")  # 清一色 is 10 under the preset
+    assert code == 1 and "example 'plain' failed" in out and "清一色: expected 3 ×1, got 10 ×1" in out
+    assert "with its own options" not in out and out.endswith("1 passed, 1 failed\n")
+
+
+def test_help_says_what_the_preset_flags_apply_to(capsys):
+    for command, scope in (("score", "a case's own \"options\" win"), ("settle", "a record's own \"options\" win"),
+                           ("test", "keeps those on top")):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        help_text = " ".join(capsys.readouterr().out.split())
+        assert "--preset NAME" in help_text and "--option KEY=VALUE" in help_text and scope in help_text, command

@@ -147,6 +147,8 @@ def test_threads_score_encoded_batches_at_once():
     (lambda a: a.update(win=a["win"][:-1].copy()), "'win'"),
     (lambda a: a.update(context=a["context"][:, :-1].copy()), "'context'"),
     (lambda a: a.update(extra=a["win"]), "'extra'"),
+    (lambda a: a.pop("counts"), "need the array 'counts'"),
+    (lambda a: a.update(win=None), "need the array 'win'"),
 ])
 def test_arrays_of_the_wrong_shape_are_named(fix, named):
     spec, checker, _, arrays = sample("mcr", 200, seed=2)

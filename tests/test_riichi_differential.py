@@ -70,11 +70,15 @@ def test_three_player_hands_score_as_the_package():
 
 
 EXAMPLES = [e for e in load_spec("riichi").examples if e.error is None]
+# Options the package cannot be told, with the one value it plays: every yakuman of a hand adds up.
+UNMODELLED = {"yakuman_cumulative": True}
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.title for e in EXAMPLES])
 def test_worked_example_scores_as_the_package(example):
     case = example.case_dict()
+    if any(case.get("options", {}).get(name, value) != value for name, value in UNMODELLED.items()):
+        pytest.skip("yakuman that do not add up: the package has no such option")
     why = mismatch(checker().evaluate(case), expected(case))
     assert why is None, f"{example.title}: {why}\n  case {case}"
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from dsl.cases.presets import with_options
 from dsl.frontend import ir
 from dsl.frontend.source import Diagnostic, printable
 from dsl.interp.rounds import RoundSettler
@@ -29,10 +31,11 @@ class ExampleOutcome:
             "\n    " + printable(p) for p in self.problems)
 
 
-def run_examples(spec: ir.Spec, checker) -> list[ExampleOutcome]:
-    """The worked hands, then the worked rounds."""
-    hands = [check_example(e, checker.evaluate(e.case_dict())) for e in spec.examples]
-    settler = RoundSettler(spec, checker)
+def run_examples(spec: ir.Spec, checker, options: Mapping[str, object] | None = None) -> list[ExampleOutcome]:
+    """The worked hands, then the worked rounds; `options` (checked) under each one's own."""
+    options = options or {}
+    hands = [check_example(e, checker.evaluate(with_options(e.case_dict(), options))) for e in spec.examples]
+    settler = RoundSettler(spec, checker, options)
     rounds = [ExampleOutcome(r, result := settler.settle(json.loads(r.record)), tuple(round_problems(r, result)))
               for r in spec.round_examples]
     return hands + rounds

@@ -9,6 +9,7 @@ from itertools import combinations
 from pathlib import Path
 
 from dsl.book import figures
+from dsl.book.options import OptionRow, PresetEntry, option_rows, preset_entries
 from dsl.book.prose import Prose, Reading
 from dsl.book.round_prose import RuleGroup, round_rules
 from dsl.book.variantdiff import (
@@ -95,6 +96,8 @@ class Book:
     examples: tuple[WorkedExample, ...]
     round_rules: tuple[RuleGroup, ...]  # empty when the spec has no `round:` block
     rounds: tuple[WorkedRound, ...]
+    options: tuple[OptionRow, ...]
+    presets: tuple[PresetEntry, ...]
 
     @property
     def failures(self) -> tuple[WorkedExample | WorkedRound, ...]:
@@ -162,6 +165,8 @@ def book(spec: ir.Spec) -> Book:
         examples=examples,
         round_rules=round_rules(spec, prose),
         rounds=tuple(worked_round(spec, i + 1, r, checker) for i, r in enumerate(spec.round_examples)),
+        options=option_rows(spec),
+        presets=preset_entries(spec),
     )
 
 

@@ -45,7 +45,8 @@ def round_rules(spec: ir.Spec, prose: Prose) -> tuple[RuleGroup, ...]:
                   "hand (the round's next_context, given as the next round's context).",
                   tuple(_next_hand_reading(s, prose) for s in rules.next_hand_sets)),
     )
-    return (RuleGroup("打法", "Play", _play_intro(rules), _play_rules(rules)),) + tuple(g for g in groups if g.rules)
+    return (RuleGroup("打法", "Play", _play_intro(rules), _play_rules(rules, prose)),) + tuple(g for g in groups
+                                                                                          if g.rules)
 
 
 def _play_intro(rules: ir.RoundRules) -> str:
@@ -53,19 +54,29 @@ def _play_intro(rules: ir.RoundRules) -> str:
                 else "Nobody leaves the hand: every player is still in until it ends.")
     known = ", ".join(["the dealer"] + ["the flags declarations set"] * bool(rules.declarations)
                       + ["the seats that have left"] * (rules.winners_leave is not None))
-    several = "" if rules.one_winner else " Several players may win on one discard (一炮多响); each is settled alone."
+    several = ("" if _one_winner(rules) else " Several players may win on one discard (一炮多响); each is settled "
+               "alone.")
     return f"{still_in} A win is scored and settled as above, with what the hand knows: {known}.{several}"
 
 
-def _play_rules(rules: ir.RoundRules) -> tuple[Reading, ...]:
+def _play_rules(rules: ir.RoundRules, prose: Prose) -> tuple[Reading, ...]:
     readings = []
     if rules.winners_leave is not None:
         readings.append(Reading("血战到底", None, f"winners leave until {rules.winners_leave} have won",
                                 "A player who wins leaves the hand and neither pays nor receives any more; the hand "
                                 f"ends when {rules.winners_leave} have won, or at the exhaustive draw."))
-    if rules.one_winner:
+    if _one_winner(rules):
         readings.append(Reading("一炮单响", None, "one winner per discard", "Only one player may win on a discard."))
+    elif rules.winners_per_discard is not None:
+        limit = rules.winners_per_discard
+        readings.append(Reading("一炮多响", None, f"at most {formula(limit)} winners per discard",
+                                f"The players who may win on one discard are at most {prose.quantity(limit)}; a "
+                                "record naming more is not a possible hand."))
     return tuple(readings)
+
+
+def _one_winner(rules: ir.RoundRules) -> bool:
+    return isinstance(rules.winners_per_discard, ir.Const) and rules.winners_per_discard.value == 1
 
 
 def _kong_reading(spec: ir.Spec, rule: ir.KongRule, prose: Prose) -> Reading:

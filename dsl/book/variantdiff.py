@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dsl.book.figures import sorted_patterns, times_text
+from dsl.book.options import written
 from dsl.frontend import ir
 from dsl.frontend.formula import formula
 
@@ -143,7 +144,9 @@ def rule_facts(spec: ir.Spec) -> dict[str, dict[str, str]]:
         "Context and options 情境与选项": {
             **{f"context {k.name}": k.description + (f" ({k.low}..{k.high})" if k.kind == "int" else "")
                for k in spec.context},
-            **{f"option {o.name}": f"{o.description} (default {o.default})" for o in spec.options},
+            **{f"option {o.name}": f"{o.description} (default {written(o.default)})" for o in spec.options},
+            **{f"preset {p.name}": ", ".join(f"{name} {written(value)}" for name, value in p.settings)
+               for p in spec.presets},
         },
         "Definitions 定义": {f"let {b.name}": formula(b.expr) for b in spec.definitions},
         "Win requirements 胡牌条件": {r.name: formula(r.condition) for r in spec.requirements},

@@ -115,7 +115,7 @@ def worked_example(spec: ir.Spec, number: int, example: ir.Example, checker: Int
         win=_win_tile(spec, case),
         melds=tuple(_meld(spec, m) for m in case.get("melds", ())),
         others=others,
-        context=tuple((k, _shown(v)) for k, v in sorted(case.items()) if k not in _SHOWN_ELSEWHERE),
+        context=_context(spec, example.preset, case),
         expectation=expectation_text(example),
         result=result,
         problems=outcome.problems,
@@ -123,6 +123,22 @@ def worked_example(spec: ir.Spec, number: int, example: ir.Example, checker: Int
         results=tuple((name, result[name]) for name in [b.name for b in spec.score] + ["pot"] if name in result),
         unit=spec.unit,
     )
+
+
+def _context(spec: ir.Spec, preset: str | None, case: dict) -> tuple[tuple[str, str], ...]:
+    """The keys a worked example gives besides its tiles; a preset by its name, with the options it sets besides."""
+    shown = {k: v for k, v in case.items() if k not in _SHOWN_ELSEWHERE}
+    if preset is not None:
+        own = _beside_preset(spec, preset, shown.pop("options", {}))
+        shown |= {"options": own} if own else {}
+    context = tuple((k, _shown(v)) for k, v in sorted(shown.items()))
+    return (("preset", preset),) + context if preset is not None else context
+
+
+def _beside_preset(spec: ir.Spec, preset: str, options: dict) -> dict:
+    """The options an example or round sets beside those of the preset it names."""
+    settings = dict(spec.preset(preset).settings)  # type: ignore[union-attr]  # checked when the spec resolved
+    return {k: v for k, v in options.items() if k not in settings or settings[k] != v}
 
 
 def _win_tile(spec: ir.Spec, case: dict) -> ir.Tile | None:
@@ -187,7 +203,7 @@ def worked_round(spec: ir.Spec, number: int, example: ir.RoundExample, checker: 
     record = json.loads(example.record)
     result = RoundSettler(spec, checker).settle(record)
     problems = tuple(round_problems(example, result))
-    setup = _round_setup(record)
+    setup = _round_setup(spec, example.preset, record)
     if result.get("next_context"):  # what `next hand sets` gives the next hand (its record's context)
         setup += (("下局 Next hand", _shown(result["next_context"])),)
     if not result["ok"]:
@@ -197,12 +213,16 @@ def worked_round(spec: ir.Spec, number: int, example: ir.RoundExample, checker: 
     return WorkedRound(number, example, setup, rows, tuple(result["payments"]), None, problems)
 
 
-def _round_setup(record: dict) -> tuple[tuple[str, str], ...]:
+def _round_setup(spec: ir.Spec, preset: str | None, record: dict) -> tuple[tuple[str, str], ...]:
     setup = [("庄 Dealer", f"seat {record.get('dealer', 0)}")]
     if record.get("carried"):
         setup.append(("上局 Carried", ", ".join(record["carried"])))
-    if record.get("options"):
-        setup.append(("选项 Options", _shown(record["options"])))
+    options = record.get("options", {})
+    if preset is not None:
+        setup.append(("预设 Preset", preset))
+        options = _beside_preset(spec, preset, options)
+    if options:
+        setup.append(("选项 Options", _shown(options)))
     if record.get("context"):
         setup.append(("本局 Context", _shown(record["context"])))
     return tuple(setup)

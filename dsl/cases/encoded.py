@@ -77,6 +77,9 @@ def check_shapes(tiles: int, context: int, indicators: int, arrays: Mapping[str,
     if unknown:
         raise ValueError(f"encoded cases have no array {unknown[0]!r}: " + ", ".join(ARRAYS))
     shapes = {name: memoryview(array).shape for name, array in arrays.items() if array is not None}
+    missing = [name for name in ("counts", "win") if name not in shapes]
+    if missing:
+        raise ValueError(f"encoded cases need the array {missing[0]!r} (an empty batch is an empty list of cases)")
     n = shapes["counts"][0]
     if shapes["counts"] != (n, tiles) or shapes["win"] != (n,):
         raise ValueError(f"encoded cases: 'counts' is {n} x {tiles} (one column per tile) and 'win' has {n} entries")

@@ -2,7 +2,8 @@
 
 source (positions and diagnostics) -> parser (Lark grammar, AST) -> resolve, which runs in order: extends
 (parents and imports merged), declarations (tiles, tile sets, melds, shapes, context, options), expressions
-(names bound in their scopes, with typecheck), fans (values, exclusions, scoring order), settlement, examples,
-resolve_rounds (round rules and worked rounds); lint warns about a resolved spec. builtin_names holds the
-language's own names. -> ir, the one contract every back end reads. It imports no back end.
+(names bound in their scopes, with typecheck), fans (values, exclusions, scoring order), settlement, presets
+(named rule sets of option values), examples, resolve_rounds (round rules and worked rounds); lint warns about
+a resolved spec. builtin_names holds the language's own names. -> ir, the one contract every back end reads. It
+imports no back end.
 """

@@ -284,8 +284,30 @@ class ShapeRule(Decl):
 @dataclass(frozen=True)
 class Option(Decl):
     name: Name
-    description: str
-    default: int | str
+    description: str  # in the spec's own language when `english` is given
+    default: int | str | bool
+    english: str | None = None
+
+
+@dataclass(frozen=True)
+class Setting(Decl):
+    """`open_tanyao = false` in a preset."""
+
+    name: Name
+    value: int | str | bool
+
+
+@dataclass(frozen=True)
+class Preset(Decl):
+    """`preset NAME "名" "English" [extends PARENT]:` and its settings, its source and its doc."""
+
+    name: Name
+    title: str
+    english: str | None
+    parent: Name | None
+    settings: tuple[Setting, ...]
+    sources: tuple[str, ...]  # where the rule set is published: a document, its section
+    doc: str | None
 
 
 @dataclass(frozen=True)
@@ -433,7 +455,7 @@ class NextHandSet(Decl):
 class RoundRules(Decl):
     bindings: tuple[Binding, ...]
     winners_leave: int | None  # 血战到底: the hand goes on until this many have won
-    one_winner: bool  # 一炮单响
+    winners_per_discard: Expr | None  # 一炮单响 (1), or an option's limit; None: no limit
     kongs: tuple[KongRule, ...]
     transfers: tuple[TransferRule, ...]
     checks: tuple[DrawCheck, ...]
@@ -465,6 +487,7 @@ class Example(Decl):
     win: str | None = None
     context: tuple[tuple[Name, int | str | bool], ...] = ()
     options: tuple[tuple[Name, int | str | bool], ...] = ()
+    preset: Name | None = None  # the preset's options, under `options`
     fans: tuple[ExpectedFan, ...] | None = None
     total: int | None = None
     no_win: str | None = None  # expected reason fragment ("" for any)
@@ -498,6 +521,7 @@ class RoundExample(Decl):
     total: tuple[int, ...] | None
     lines: tuple[str, ...] = field(default=(), compare=False)
     next_context: tuple[tuple[Name, int | str | bool], ...] | None = None  # `next hand 連莊 3`
+    preset: Name | None = None
 
 
 @dataclass(frozen=True)

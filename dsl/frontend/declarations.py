@@ -49,7 +49,8 @@ class Declared:
         self.meld_kinds = self._meld_kinds()
         self.shape_names = self._shape_names()
         self.shapes = self._shapes()
-        self.options = tuple(ir.Option(o.name.text, o.description, o.default, o.span) for o in d.options.values())
+        self.options = tuple(ir.Option(o.name.text, o.description, o.default, o.span, o.english)
+                             for o in d.options.values())
         self.aliases = self._aliases()
 
     def _tiles(self, block: ast.Tiles) -> tuple[tuple[ir.Tile, ...], tuple[ir.Suit, ...]]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from dsl.frontend import ast, ir
 from dsl.frontend.expressions import Names
-from dsl.frontend.source import error, suggest
+from dsl.frontend.presets import example_options
 
 
 def example(names: Names, e: ast.Example) -> ir.Example:
@@ -23,23 +23,15 @@ def example(names: Names, e: ast.Example) -> ir.Example:
                                     for seat, melds in e.others)
     for name, value in e.context:
         case[name.text] = value
-    if e.options:
-        case["options"] = tuple(sorted((example_option(names, name, value) for name, value in e.options)))
+    options = example_options(names.d, e.preset, e.options)
+    if options:
+        case["options"] = tuple(sorted(options.items()))
     all_names = list(names.d.patterns)
     fans = None
     if e.fans is not None:
         fans = tuple(ir.ExpectedFan(names.pattern_name(f.name, all_names), f.value, f.count) for f in e.fans)
     return ir.Example(e.title, tuple(sorted(case.items())), fans, e.total, e.no_win, e.error, e.payments,
-                      e.doc, e.span, example_comments(e.lines))
-
-
-def example_option(names: Names, name: ast.Name, value: object) -> tuple[str, object]:
-    option = names.d.options.get(name.text)
-    if option is None:
-        raise error(f"unknown option {name.text!r}", name.span, suggest(name.text, names.d.options))
-    if type(value) is not type(option.default):
-        raise error(f"option {name.text!r} takes a value like {option.default!r}, not {value!r}", name.span)
-    return name.text, value
+                      e.doc, e.span, example_comments(e.lines), e.preset.text if e.preset else None)
 
 
 def example_comments(lines: Iterable[str]) -> str | None:

@@ -45,6 +45,7 @@ class Declarations:
     context: list[ast.Name] = field(default_factory=list)
     flags: dict[str, ast.Flag] = field(default_factory=dict)
     options: dict[str, ast.Option] = field(default_factory=dict)
+    presets: dict[str, ast.Preset] = field(default_factory=dict)
     requirements: dict[str, ast.Require] = field(default_factory=dict)
     minimum: ast.Minimum | None = None
     principles: ast.Principles | None = None
@@ -129,6 +130,8 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.flags[decl.name.text] = decl
         case ast.Option():
             into.options[decl.name.text] = decl
+        case ast.Preset():
+            _apply_preset(into, decl)
         case ast.Require():
             into.requirements[decl.name.text] = decl
         case ast.Minimum():
@@ -187,6 +190,14 @@ def _apply_pattern(into: Declarations, decl: ast.Pattern) -> None:
     into.patterns[name] = decl
 
 
+def _apply_preset(into: Declarations, decl: ast.Preset) -> None:
+    """A preset of the parent's is replaced by the child's of the same name; a spec names each preset once."""
+    earlier = into.presets.get(decl.name.text)
+    if earlier is not None and earlier.span.source is decl.span.source:
+        raise error(f"preset {decl.name.text!r} is already defined at line {earlier.span.line}", decl.name.span)
+    into.presets[decl.name.text] = decl
+
+
 def _merge_rounds(parent: ast.RoundRules | None, child: ast.RoundRules) -> ast.RoundRules:
     """A child's `round:` block overrides its parent's rules one by one (same kong kind, check, penalty ...)."""
     if parent is None:
@@ -199,7 +210,7 @@ def _merge_rounds(parent: ast.RoundRules | None, child: ast.RoundRules) -> ast.R
     return ast.RoundRules(
         child.span, by_key(parent.bindings, child.bindings, lambda b: b.name.text),
         child.winners_leave if child.winners_leave is not None else parent.winners_leave,
-        child.one_winner or parent.one_winner,
+        child.winners_per_discard if child.winners_per_discard is not None else parent.winners_per_discard,
         by_key(parent.kongs, child.kongs, lambda k: k.kind.text),
         by_key(parent.transfers, child.transfers, lambda t: t.flag.text),
         by_key(parent.checks, child.checks, lambda c: c.name.text),

@@ -101,8 +101,23 @@ class ContextKey:
 @dataclass(frozen=True)
 class Option:
     name: str
-    description: str
+    description: str  # in the spec's own language when `english` is given
     default: int | str | bool
+    span: Span
+    english: str | None = None
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named rule set: the options it sets (its parent preset's first, then its own), where it is published."""
+
+    name: str
+    title: str
+    english: str | None
+    parent: str | None
+    settings: tuple[tuple[str, int | str | bool], ...]  # in the order of the spec's options
+    sources: tuple[str, ...]
+    doc: str | None
     span: Span
 
 
@@ -421,7 +436,7 @@ class NextHandSet:
 class RoundRules:
     bindings: tuple[Binding, ...]  # named player conditions, e.g. 花猪 = suits == 3
     winners_leave: int | None  # 血战到底: a winner drops out; the hand ends when this many have won
-    one_winner: bool  # 一炮单响: one winner per discard
+    winners_per_discard: Expr | None  # 一炮单响 is 1; an expression of options and numbers; None: no limit
     kongs: tuple[KongRule, ...]
     transfers: tuple[TransferRule, ...]
     checks: tuple[DrawCheck, ...]
@@ -448,6 +463,7 @@ class RoundExample:
     span: Span
     comments: str | None = None  # the `#` comments written in the worked round
     next_context: tuple[tuple[str, int], ...] | None = None  # the integer keys the next hand must get
+    preset: str | None = None  # the preset whose options the record carries
 
 
 @dataclass(frozen=True)
@@ -469,6 +485,7 @@ class Example:
     doc: str | None
     span: Span
     comments: str | None = None  # the `#` comments written in the example: how its result is worked out
+    preset: str | None = None  # the preset whose options the case carries (under its own `options`)
 
     def case_dict(self) -> dict:
         """The case as docs/interface.md JSON: lists for melds, a seat -> melds object for other_melds."""
@@ -526,6 +543,7 @@ class Spec:
     cap_unless_more: bool = False  # `cap N unless one fan is more`: a fan alone above the cap lifts it
     shape_rules: tuple[ShapeRule, ...] = ()  # the spec's own shapes, wins without sets
     rule_spans: tuple[tuple[str, Span], ...] = ()  # where the spec-wide rules are written: minimum, principles, ...
+    presets: tuple[Preset, ...] = ()
 
     def paid(self, total: int, largest_fan: int = 0) -> int:
         """What a hand with this total pays: the total, or the cap when it is more. `largest_fan` is what the
@@ -562,3 +580,6 @@ class Spec:
 
     def pattern(self, name: str) -> Pattern:
         return next(p for p in self.patterns + self.loser_patterns if p.name == name)
+
+    def preset(self, name: str) -> Preset | None:
+        return next((p for p in self.presets if p.name == name), None)

@@ -376,7 +376,23 @@ class ToAst(Transformer):
         return ast.Flag(self._span(meta), self._name(c[0]), _string(c[1]), kind="seat")
 
     def option(self, meta, c):
-        return ast.Option(self._span(meta), self._name(c[0]), _string(c[1]), c[2])
+        name, description, english, default = c
+        return ast.Option(self._span(meta), self._name(name), _string(description), default,
+                          _string(english) if english else None)
+
+    def preset(self, meta, c):
+        name, title, english, parent, *lines = c
+        docs = [line.text for line in lines if isinstance(line, ast.Doc)]
+        return ast.Preset(self._span(meta), self._name(name), _string(title), _string(english) if english else None,
+                          self._name(parent) if parent else None,
+                          tuple(line for line in lines if isinstance(line, ast.Setting)),
+                          tuple(line[1] for line in lines if isinstance(line, tuple)), "\n\n".join(docs) or None)
+
+    def setting(self, meta, c):
+        return ast.Setting(self._span(meta), self._name(c[0]), c[1])
+
+    def preset_source(self, meta, c):
+        return ("source", _string(c[0]))
 
     def int_literal(self, meta, c):
         return int(c[0])
@@ -512,6 +528,8 @@ class ToAst(Transformer):
         for kind, value in items:
             if kind == "options":
                 options.extend(value)
+            elif kind == "preset":
+                fields["preset"] = value
             elif kind == "win":
                 fields["win"], items = value
                 context.extend(items)
@@ -530,15 +548,19 @@ class ToAst(Transformer):
         def of(kind):
             return tuple(x for x in c if isinstance(x, kind))
         leave = [x[1] for x in c if isinstance(x, tuple) and x[0] == "leave"]
+        per_discard = [x[1] for x in c if isinstance(x, tuple) and x[0] == "per_discard"]
         return ast.RoundRules(self._span(meta), of(ast.Binding), leave[-1] if leave else None,
-                              any(x == ("one_winner", True) for x in c), of(ast.KongRule), of(ast.TransferRule),
+                              per_discard[-1] if per_discard else None, of(ast.KongRule), of(ast.TransferRule),
                               of(ast.DrawCheck), of(ast.PenaltyRule), of(ast.DeclareRule), of(ast.NextHandSet))
 
     def winners_leave(self, meta, c):
         return ("leave", int(c[0]))
 
     def one_winner(self, meta, c):
-        return ("one_winner", True)
+        return ("per_discard", ast.Number(self._span(meta), 1))
+
+    def most_winners(self, meta, c):
+        return ("per_discard", c[0])
 
     def kong_rule(self, meta, c):
         return ast.KongRule(self._span(meta), self._name(c[0]), tuple(c[1:]))
@@ -650,6 +672,9 @@ class ToAst(Transformer):
 
     def options_line(self, meta, c):
         return ("options", tuple(c))
+
+    def example_preset(self, meta, c):
+        return ("preset", self._name(c[0]))
 
     def context_item(self, meta, c):
         return (self._name(c[0]), True if c[1] is None else c[1])

@@ -3,8 +3,8 @@
 This module runs the jobs in order, each in its own module: extends (a spec merged with its parents and
 imports), declarations (tiles, tile sets, meld kinds, shapes, context keys, options), expressions (every name
 bound in its scope; the spec's `let`s and fans as they become known), fans (values, 不计 exclusions, exclusive
-groups, scoring order), settlement, examples, resolve_rounds (the `round:` rules and worked rounds). lint warns
-about a spec that resolved.
+groups, scoring order), settlement, presets (named rule sets of option values), examples, resolve_rounds (the
+`round:` rules and worked rounds). lint warns about a spec that resolved.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from dsl.frontend import ast, fans, ir, settlement
+from dsl.frontend import ast, fans, ir, presets, settlement
 from dsl.frontend.declarations import Declared, unit_and_cap
 from dsl.frontend.examples import example
 from dsl.frontend.expressions import Names
@@ -95,7 +95,7 @@ def _spec(names: Names, path: str) -> ir.Spec:
         supersede=d.supersede.value if d.supersede else None, score=score, settlement=settled, examples=(),
         red_tiles=declared.red_tiles, red_copies=declared.red_copies, next_tile=declared.next_tile,
         previous_tile=declared.previous_tile, indicator_tile=declared.indicator_tile, wilds=declared.wilds,
-        shape_rules=shape_rules, rule_spans=_rule_spans(d), **unit_and_cap(d),
+        shape_rules=shape_rules, rule_spans=_rule_spans(d), presets=presets.presets(d), **unit_and_cap(d),
     )
 
 

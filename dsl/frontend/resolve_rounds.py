@@ -10,8 +10,9 @@ import json
 
 from dsl.frontend import ast, ir
 from dsl.frontend.builtin_names import FUNCTIONS
-from dsl.frontend.examples import example, example_comments, example_option
+from dsl.frontend.examples import example, example_comments
 from dsl.frontend.expressions import ExprResolver, Names, Scope
+from dsl.frontend.presets import example_options
 from dsl.frontend.source import Span, error, suggest
 from dsl.frontend.typecheck import BOOL, NUMBER, PLAYER_TYPES, ROUND_END_TYPES, TRUTHY
 
@@ -33,7 +34,7 @@ def round_rules(r: Names, decl: ast.RoundRules) -> ir.RoundRules:
         raise error("`winners leave` needs the context key `out` (the seats that have left): add `context out`",
                     decl.span)
     return ir.RoundRules(
-        tuple(bindings), decl.winners_leave, decl.one_winner,
+        tuple(bindings), decl.winners_leave, _winners_per_discard(r, decl.winners_per_discard),
         tuple(_kong_rule(r, k, names) for k in decl.kongs),
         tuple(ir.TransferRule(_flag(r, t.flag), t.span) for t in decl.transfers),
         tuple(_check(r, c, names) for c in decl.checks),
@@ -42,6 +43,15 @@ def round_rules(r: Names, decl: ast.RoundRules) -> ir.RoundRules:
         tuple(ir.DeclareRule(d.name.text, d.english, d.next_hand, _flag(r, d.flag), d.span)
               for d in decl.declarations),
         decl.span, tuple(_next_hand_set(r, s) for s in decl.next_hand_sets))
+
+
+def _winners_per_discard(r: Names, e: ast.Expr | None) -> ir.Expr | None:
+    """`at most N winners per discard`: N a number, or an expression of options (a preset's choice)."""
+    if e is None:
+        return None
+    expr = OptionResolver(r, Scope("round_end"), False).resolve(e)
+    r.types.expect(expr, (NUMBER,), "the most winners on one discard")
+    return expr
 
 
 def _kong_rule(r: Names, rule: ast.KongRule, names: list[str]) -> ir.KongRule:
@@ -153,6 +163,16 @@ class RoundEndResolver(PlayerExprResolver):
         return list(ROUND_END_TYPES) + int_keys + list(self.r.d.options)
 
 
+class OptionResolver(PlayerExprResolver):
+    """Names in `at most N winners per discard`, decided before any player wins: options and constants."""
+
+    def _lookups(self):
+        return [self._option, self._constant]
+
+    def _known_names(self) -> list[str]:
+        return list(self.r.d.options)
+
+
 # ---------------------------------------------------------------- worked rounds
 
 
@@ -162,8 +182,9 @@ def round_example(r: Names, e: ast.RoundExample, rules: ir.RoundRules | None) ->
     record: dict[str, object] = {"events": [_event(r, ev, rules) for ev in e.events]}
     if e.dealer is not None:
         record["dealer"] = e.dealer
-    if e.options:
-        record["options"] = dict(sorted(example_option(r, name, value) for name, value in e.options))
+    options = example_options(r.d, e.preset, e.options)
+    if options:
+        record["options"] = dict(sorted(options.items()))
     if e.carried:
         record["carried"] = [_flag(r, name) for name in e.carried]
     if e.context:
@@ -177,7 +198,7 @@ def round_example(r: Names, e: ast.RoundExample, rules: ir.RoundRules | None) ->
                  if ev.case is not None and (ev.case.fans is not None or ev.case.total is not None))
     return ir.RoundExample(e.title, e.doc, json.dumps(record, ensure_ascii=False, sort_keys=True), payments, wins,
                            tuple(ev.span for ev in e.events), e.total, e.span, example_comments(e.lines),
-                           _next_context(r, e.next_context, rules))
+                           _next_context(r, e.next_context, rules), e.preset.text if e.preset else None)
 
 
 def _next_context(r: Names, given: tuple | None, rules: ir.RoundRules) -> tuple[tuple[str, int], ...] | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dsl.cases.case import Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
+from dsl.cases.presets import with_options
 from dsl.frontend import ir
 from dsl.interp.interpreter import Evaluator, _plain
 from dsl.notation import HandError
@@ -23,7 +24,7 @@ EVENT_KINDS = ("kong", "win", "draw", "declare", "penalty")
 RECORD_KEYS = ("dealer", "context", "events", "options", "carried")
 # what the record's events say, not its context
 PER_CASE = ("seat", "discarder", "self_drawn", "dealer", "out", "seat_wind")
-NO_RULES = ir.RoundRules((), None, False, (), (), (), (), (), None)
+NO_RULES = ir.RoundRules((), None, None, (), (), (), (), (), None)
 
 
 class RoundError(Exception):
@@ -56,6 +57,7 @@ class Play:
     winners: dict[int, Hand] = field(default_factory=dict)  # each winner's winning hand
     ended_by: int | None = None  # the event that ended the hand
     open_discard: int | None = None  # the discarder of the last event, a discard win: more may win on it
+    discard_winners: int = 0  # how many have won on that discard
 
     def still_in(self) -> list[int]:
         return [s for s in range(self.players) if s not in self.out]
@@ -113,9 +115,13 @@ class RoundEvaluator(Evaluator):
 
 
 class RoundSettler:
-    def __init__(self, spec: ir.Spec, checker):
+    """Settles round records with a spec's checker; `options` (checked: dsl.cases.presets.chosen_options) are
+    the rule options of every record, under the record's own."""
+
+    def __init__(self, spec: ir.Spec, checker, options: Mapping[str, object] | None = None):
         self.spec = spec
         self.checker = checker
+        self.options = dict(options or {})
         self.rules = spec.rounds or NO_RULES
         self.evaluator = RoundEvaluator(spec, self._best)
         self.bindings = {b.name: b.expr for b in self.rules.bindings}
@@ -181,12 +187,13 @@ class RoundSettler:
         return play
 
     def _options(self, record: Mapping) -> dict[str, object]:
+        """Every option's value in this hand: the record's, else the settler's, else the spec's default."""
         options = record.get("options", {})
         try:
             read_options(self.spec, options)
         except HandError as exc:
             raise RoundError(str(exc)) from None
-        return dict(options)
+        return read_options(self.spec, self.options | dict(options))
 
     def _context(self, record: Mapping) -> dict[str, object]:
         context = record.get("context", {})
@@ -216,9 +223,12 @@ class RoundSettler:
             raise RoundError(f"{where}: an event has one of the keys {', '.join(EVENT_KINDS)}, not {event!r}")
         kind = kinds[0]
         assert isinstance(event, Mapping)
-        continues = kind == "win" and play.open_discard is not None and not self.rules.one_winner
-        if play.ended_by is not None and not continues:
-            raise RoundError(f"{where}: the hand ended at event {play.ended_by + 1}")
+        on_discard = kind == "win" and play.open_discard is not None
+        limit = self._winners_per_discard(play)
+        if play.ended_by is not None and not (on_discard and (limit is None or play.discard_winners < limit)):
+            why = "" if not on_discard else ": one player wins on one discard" if limit == 1 else \
+                f": at most {limit} players win on one discard"
+            raise RoundError(f"{where}: the hand ended at event {play.ended_by + 1}{why}")
         if kind != "win":
             play.open_discard = None
         try:
@@ -226,6 +236,10 @@ class RoundSettler:
         except (HandError, RoundError) as exc:
             raise RoundError(f"{where} ({kind}): {exc}") from None
         return {"event": kind} | entry
+
+    def _winners_per_discard(self, play: Play) -> int | Fraction | None:
+        limit = self.rules.winners_per_discard
+        return None if limit is None else self._amount(limit, PlayerEnv(None, self.bindings, play.options))
 
     # -- events
 
@@ -300,6 +314,8 @@ class RoundSettler:
             play.out.append(seat)
         if self.rules.winners_leave is None or len(play.out) >= self.rules.winners_leave:
             play.ended_by = index if play.ended_by is None else play.ended_by
+        same_discard = discarder is not None and discarder == play.open_discard
+        play.discard_winners = play.discard_winners + 1 if same_discard else 1
         play.open_discard = discarder
         return entry
 
@@ -316,9 +332,7 @@ class RoundSettler:
             case[flag] = True
         if play.out:
             case["out"] = list(play.out)
-        if play.options:
-            case["options"] = play.options | dict(case.get("options", {}))
-        return case
+        return with_options(case, play.options)
 
     def _transfer(self, play: Play, case: Mapping, discarder: int | None, entry: dict) -> None:
         """杠上炮: the discarder hands the income of its last kong to the winner (each winner a full copy)."""
@@ -358,6 +372,7 @@ class RoundSettler:
         case.setdefault("seat_wind", _seat_wind(seat, play.dealer, play.players))
         if play.out:
             case["out"] = list(play.out)
+        case = with_options(case, play.options)
         try:
             return case, read_case(self.spec, case)
         except HandError as exc:
