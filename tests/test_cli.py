@@ -126,12 +126,12 @@ ITTSU = ["123456789m23p44s", "--win", "4p", "--seat-wind", "S", "--set", "riichi
 def test_score_under_a_preset_and_options(capsys):
     # 4 han 30 fu pays 1920 × 4 → 7700; the WRC rules and the option kiriage round it up to a mangan, 8000.
     code, out, _ = run(capsys, "score", "riichi", *ITTSU)
-    assert code == 0 and out.endswith("payments: seat 0: -7700  seat 1: +7700  seat 2: +0  seat 3: +0\n")
+    assert code == 0 and "  seat 0 (East)   -7700  discarder\n  seat 1 (South)  +7700  winner\n" in out
     for flags in (["--preset", "wrc"], ["--option", "kiriage=true"]):
         code, out, _ = run(capsys, "score", "riichi", *ITTSU, *flags)
-        assert code == 0 and "seat 0: -8000  seat 1: +8000" in out, flags
+        assert code == 0 and "  seat 0 (East)   -8000  discarder\n  seat 1 (South)  +8000  winner\n" in out, flags
     code, out, _ = run(capsys, "score", "riichi", *ITTSU, "--preset", "wrc", "--option", "kiriage=false")
-    assert "seat 0: -7700" in out  # --option on top of --preset
+    assert "  seat 0 (East)   -7700  discarder\n" in out  # --option on top of --preset
     case = {"hand": "123456789m23p44s", "win": "4p", "seat_wind": "S", "riichi": True, "options": {"kiriage": False}}
     code, out, _ = run(capsys, "score", "riichi", "--json", json.dumps(case), "--preset", "wrc")
     assert json.loads(out)["payments"] == [-7700, 7700, 0, 0]  # the case's own options win

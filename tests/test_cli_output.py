@@ -121,7 +121,7 @@ def test_sanma_names_three_seats(capsys):
     assert code == 0
     assert collapsed(out)[:4] == ["seat 1 (South) wins by self-draw", "門前清自摸和 Menzen Tsumo 1 × 1 = 1 番",
                                   "場風 Yakuhai (round wind) 1 × 1 = 1 番", "total 2 番"]
-    assert collapsed(out)[4].startswith("fu 40, han 2, yakuman no, basic_points 640, ")
+    assert collapsed(out)[4].startswith("fu 40, yakuman no, han 2, basic_points 640, ")
     assert collapsed(out)[5:] == ["payments", "seat 0 (East) -1300 pays", "seat 1 (South) +2000 winner",
                                   "seat 2 (West) -700 pays"]
 
