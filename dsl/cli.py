@@ -355,10 +355,15 @@ def _case_from_flags(args) -> dict | str:
         key, sep, text = item.partition("=")
         if not sep:
             return f"--set takes KEY=VALUE, not {item!r}"
+        if key in case:
+            return f"--set {key}: {key!r} is given already (by HAND, an option or an earlier --set)"
         try:
-            case[key] = read_json_line(text)
+            value = read_json_line(text)
         except InputError:
-            case[key] = text  # a bare word, such as a tile: the value is the text itself
+            value = text  # a bare word, such as a tile: the value is the text itself
+        if isinstance(value, int) and not isinstance(value, bool) and text != str(value):
+            return f"--set {key}={text}: a number is written plainly, as {value}"  # " 2 " or -0 for seat 2 or 0
+        case[key] = value
     return case
 
 
