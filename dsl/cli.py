@@ -107,7 +107,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seat-wind", choices="ESWN")
     p.add_argument("--round-wind", choices="ESWN")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="another context key, e.g. --set kong_replacement=true --set discarder=2")
+                   help="another context key, each once, its value as JSON (a number written plainly) or a bare "
+                        "word, e.g. --set kong_replacement=true --set discarder=2")
     p.set_defaults(run=_score)
 
     p = commands.add_parser(
