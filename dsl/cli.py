@@ -12,7 +12,7 @@ from typing import BinaryIO, TextIO
 from dsl import scaffold
 from dsl.book import model, render
 from dsl.book.examples import run_examples, unexercised_exclusions
-from dsl.build import book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
+from dsl.build import OverwriteError, book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
 from dsl.cases.limits import MAX_LINE_BYTES, InputError, read_json_line
 from dsl.compiled.checkers import checker_for
 from dsl.compiled.codegen import CodegenError
@@ -38,11 +38,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpecError as exc:
         print(exc, file=sys.stderr)
         return 1
+    except OverwriteError as exc:
+        print(f"mjdsl: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a file or folder that cannot be read or written: say which, without a traceback
         print(f"mjdsl: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
+
+
+FORCE_HELP = ("write over a file of the same name that mjdsl did not write (a generated file says so in its first "
+              "lines); a spec file being read is never written over")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="where the files of a spec of your own go (default: beside it); bundled specs build into "
                         "generated/")
+    p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.set_defaults(run=_build)
 
     p = commands.add_parser(
@@ -88,6 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("specs", nargs="*", metavar="SPEC")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="compare two variants")
     p.add_argument("--out", metavar="PATH", help="directory for the books, or file for --diff")
+    p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.set_defaults(run=_doc)
 
     p = commands.add_parser(
@@ -169,7 +178,7 @@ def _build(args) -> int:
             for path in stale:
                 print(f"{path}: out of date; run `mjdsl build`", file=sys.stderr)
             return 1 if stale else 0
-        for path in write_files(files):
+        for path in write_files(files, [spec.path for spec in specs], args.force):
             print(f"wrote {path}")
         compile_checkers(specs)
     except (CodegenError, BuildError, OSError) as exc:
@@ -186,11 +195,12 @@ def _doc(args) -> int:
         if out is None:
             print(text, end="")
         else:
-            write_files({out: text})
+            write_files({out: text}, [a.path, b.path], args.force)
             print(f"wrote {out}")
         return 0
     books = [model.book(spec) for spec in load_all(args.specs or None)]
-    for path in write_files(book_pages(books, Path(args.out) if args.out else None)):
+    pages = book_pages(books, Path(args.out) if args.out else None)
+    for path in write_files(pages, [book.spec.path for book in books], args.force):
         print(f"wrote {path}")
     problems = [line for book in books for line in render.failure_report(book)]
     for line in problems:
