@@ -491,7 +491,8 @@ def chromium_or_skip() -> Path:
         return CHROMIUM
     if os.environ.get("CI"):
         pytest.fail("CI must run the browser test: install Debian's chromium (.ci/run does)")
-    pytest.skip("chromium is not installed (apt-get install chromium)")
+    pytest.skip(f"Chromium not found at {CHROMIUM}: these tests render the rule books in it (Debian, Ubuntu: "
+                "apt-get install chromium)")
 
 
 def render_in_chromium(page: Path, profile: Path) -> tuple[dict, str]:
