@@ -9,8 +9,10 @@ file they did not write unless told to (--force).
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from fuzz_long import fuzz_seat_keys
 from test_cli import run
 
 import dsl
@@ -215,6 +217,11 @@ def test_set_gives_a_key_once(capsys, argv):
     key = argv[-1].split("=")[0]
     assert code == 2 and err == (f"mjdsl score: --set {key}: {key!r} is given already (by HAND, an option or an "
                                  "earlier --set)\n")
+
+
+def test_seat_key_spellings_are_refused_alike_by_both_back_ends():
+    """A short share of the long fuzz run's seat-key family (python -m tests.fuzz_long)."""
+    assert fuzz_seat_keys(40, random.Random(5), ["wuhan", "gaoyou", "taiwan"]) == []
 
 
 # ---------------------------------------------------------------- seats written in a spec
