@@ -7,7 +7,7 @@ its checker is compiled into the checker cache, where dsl.load finds it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from dsl.book import render
@@ -33,6 +33,8 @@ class OverwriteError(Exception):
 
 def generated_files(specs: list[ir.Spec], out: Path | None = None) -> dict[Path, str]:
     """Path -> exact content of every file the compiler generates for these specs."""
+    _one_variant_per_folder(specs, lambda spec: GENERATED_DIR if codegen.is_bundled(spec) else out or
+                            Path(spec.path).parent)
     bundled, own = _split(specs)
     files: dict[Path, str] = {}
     if bundled:
@@ -47,6 +49,8 @@ def generated_files(specs: list[ir.Spec], out: Path | None = None) -> dict[Path,
 
 def book_pages(books: list[Book], out: Path | None = None) -> dict[Path, str]:
     """The pages of `mjdsl doc`: all into `out` when given, else as `mjdsl build` places them."""
+    _one_variant_per_folder([b.spec for b in books], lambda spec: out or (
+        GENERATED_DIR / "docs" if codegen.is_bundled(spec) else Path(spec.path).parent))
     if out is not None:
         return render.render_books(books, out)
     bundled = [b for b in books if codegen.is_bundled(b.spec)]
@@ -56,6 +60,16 @@ def book_pages(books: list[Book], out: Path | None = None) -> dict[Path, str]:
         if not codegen.is_bundled(b.spec):
             files.update(render.render_books([b], Path(b.spec.path).parent, shared=False))
     return files
+
+
+def _one_variant_per_folder(specs: list[ir.Spec], folder: Callable[[ir.Spec], Path]) -> None:
+    """Two specs of one variant name would write the same files into one folder, the second over the first."""
+    seen: dict[tuple[Path, str], str] = {}
+    for spec in specs:
+        key = (folder(spec).resolve(), spec.name)
+        if seen.setdefault(key, spec.path) != spec.path:
+            raise OverwriteError(f"refusing to write the variant {spec.name} twice into {folder(spec)}: "
+                                 f"{seen[key]} and {spec.path} both build it; build them into separate folders")
 
 
 def _split(specs: list[ir.Spec]) -> tuple[list[ir.Spec], list[ir.Spec]]:

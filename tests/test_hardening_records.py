@@ -330,6 +330,22 @@ def test_doc_diff_never_writes_over_a_spec_or_a_file_of_the_user_s(tmp_path, cap
     assert run(capsys, "doc", "--diff", "sichuan", str(spec), "--out", str(mine))[0] == 0  # now it is mjdsl's
 
 
+@pytest.mark.parametrize("command", ["build", "doc"])
+def test_two_specs_of_one_variant_name_are_not_written_into_one_folder(tmp_path, capsys, no_compiling, command):
+    """Both would write twin.md, twin.html, ...: the second spec's book would silently replace the first's."""
+    first, second = tmp_path / "a" / "twin.mj", tmp_path / "b" / "twin.mj"
+    for path, parent in ((first, "sichuan"), (second, "mcr")):
+        path.parent.mkdir()
+        path.write_text(f'variant twin "双" "Twin"\nextends {parent}\n', encoding="utf-8")
+    out = tmp_path / "site"
+    code, _, err = run(capsys, command, str(first), str(second), "--out", str(out))
+    assert code == 1 and not out.exists()
+    assert err == (f"mjdsl: refusing to write the variant twin twice into {out}: {first} and {second} both build it; "
+                   "build them into separate folders\n")
+    assert run(capsys, command, str(first), str(second))[0] == 0  # each beside its own file
+    assert run(capsys, command, str(first), str(first), "--out", str(out))[0] == 0  # one spec named twice
+
+
 def test_every_file_mjdsl_writes_carries_the_mark(tmp_path):
     """The mark is what lets a later build write over a file: every kind of file written must carry it."""
     spec = tmp_path / "house.mj"
