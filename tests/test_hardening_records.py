@@ -175,10 +175,10 @@ def test_other_melds_keys_are_seats_of_the_table(name):
 
 
 def test_a_seat_named_twice_in_other_melds_is_refused():
-    """Seven 1s: the winner's pung, and a pung for seat 1 under "1" and again as the int 1 (from Python): read
-    as one seat, the second would silently replace the first."""
+    """Seat 1 under "1" and again as the int 1 (from Python): read as one seat, the second key's melds would
+    replace the first's, which would go uncounted (five 1s here: the winner's pung and seat 1's pung and chow)."""
     case = other_melds_case("wuhan") | {"melds": ["pung 111s"], "hand": "234m678m345p5m",
-                                        "other_melds": {"1": ["pung 111s"], 1: ["pung 111s"]}}
+                                        "other_melds": {"1": ["pung 111s"], 1: ["chow 123s"]}}
     result = both_answer("wuhan", case)
     assert result == {"ok": False, "error": "'other_melds' names seat 1 twice; each seat's melds are given once"}
 
