@@ -12,7 +12,7 @@ from typing import BinaryIO, TextIO
 from dsl import scaffold
 from dsl.book import model, render
 from dsl.book.examples import run_examples, unexercised_exclusions
-from dsl.build import book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
+from dsl.build import OverwriteError, book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
 from dsl.cases.limits import MAX_LINE_BYTES, InputError, read_json_line
 from dsl.cases.presets import OptionError, OptionsChecker, chosen_options, with_options
 from dsl.compiled.checkers import checker_for
@@ -45,11 +45,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OptionError as exc:  # --preset or --option names what the spec does not have
         print(f"mjdsl: {exc}", file=sys.stderr)
         return 2
+    except OverwriteError as exc:
+        print(f"mjdsl: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a file or folder that cannot be read or written: say which, without a traceback
         print(f"mjdsl: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 1
+
+
+FORCE_HELP = ("write over a file of the same name that mjdsl did not write (a generated file says so in its first "
+              "lines); a spec file being read is never written over")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -85,6 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR", type=Path,
                    help="where the files of a spec of your own go (default: beside it); bundled specs build into "
                         "generated/")
+    p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.set_defaults(run=_build)
 
     p = commands.add_parser(
@@ -97,6 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("specs", nargs="*", metavar="SPEC")
     p.add_argument("--diff", nargs=2, metavar=("A", "B"), help="compare two variants")
     p.add_argument("--out", metavar="PATH", help="directory for the books, or file for --diff")
+    p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.set_defaults(run=_doc)
 
     p = commands.add_parser(
@@ -154,7 +163,8 @@ def _add_case_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat-wind", choices="ESWN")
     p.add_argument("--round-wind", choices="ESWN")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="another context key, e.g. --set kong_replacement=true --set discarder=2")
+                   help="another context key, each once, its value as JSON (a number written plainly) or a bare "
+                        "word, e.g. --set kong_replacement=true --set discarder=2")
 
 
 def _add_option_flags(p: argparse.ArgumentParser, scope: str) -> None:
@@ -230,7 +240,7 @@ def _build(args) -> int:
             for path in stale:
                 print(f"{path}: out of date; run `mjdsl build`", file=sys.stderr)
             return 1 if stale else 0
-        for path in write_files(files):
+        for path in write_files(files, [spec.path for spec in specs], args.force):
             print(f"wrote {path}")
         compile_checkers(specs)
     except (CodegenError, BuildError, OSError) as exc:
@@ -247,11 +257,12 @@ def _doc(args) -> int:
         if out is None:
             print("\n".join(map(printable, text.split("\n"))), end="")  # the diff quotes the specs' text
         else:
-            write_files({out: text})
+            write_files({out: text}, [a.path, b.path], args.force)
             print(f"wrote {out}")
         return 0
     books = [model.book(spec) for spec in load_all(args.specs or None)]
-    for path in write_files(book_pages(books, Path(args.out) if args.out else None)):
+    pages = book_pages(books, Path(args.out) if args.out else None)
+    for path in write_files(pages, [book.spec.path for book in books], args.force):
         print(f"wrote {path}")
     problems = [line for book in books for line in render.failure_report(book)]
     for line in problems:
@@ -406,10 +417,15 @@ def _case_from_flags(args) -> dict | str:
         key, sep, text = item.partition("=")
         if not sep:
             return f"--set takes KEY=VALUE, not {item!r}"
+        if key in case:
+            return f"--set {key}: {key!r} is given already (by HAND, an option or an earlier --set)"
         try:
-            case[key] = read_json_line(text)
+            value = read_json_line(text)
         except InputError:
-            case[key] = text  # a bare word, such as a tile: the value is the text itself
+            value = text  # a bare word, such as a tile: the value is the text itself
+        if isinstance(value, int) and not isinstance(value, bool) and text != str(value):
+            return f"--set {key}={text}: a number is written plainly, as {value}"  # " 2 " or -0 for seat 2 or 0
+        case[key] = value
     return case
 
 

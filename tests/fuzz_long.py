@@ -7,6 +7,11 @@ strings, every key with every wrong type, NaN, duplicate keys, empty lines, byte
 through `mjdsl score SPEC --jsonl` and `mjdsl settle SPEC --jsonl` as separate processes: every input
 line must get exactly one JSON result line, and no traceback may appear. tests/test_fuzz.py runs a
 short share of both in CI.
+
+Seat keys spelt otherwise than "0" up to the table's last seat (other_melds keys "01", " 2 ", "+3", "１",
+"4"; one seat twice; seat-valued keys and `out` items as strings, floats or bools; a key twice in the JSON
+text; a round's dealer, seats and draw keys alike) must be refused, naming the key, with the same answer
+from both back ends; tests/test_hardening_records.py runs a short share.
 """
 
 from __future__ import annotations
@@ -266,6 +271,107 @@ def stream_problems(spec: str, command: str, lines: list[bytes], timeout: float 
     return problems
 
 
+# ---------------------------------------------------------------- seat keys
+
+
+def seat_spellings(seat: int, players: int) -> list[object]:
+    """What may be written where a seat goes instead of the seat itself: other spellings of it (a leading zero,
+    spaces, a sign, full-width and Arabic-Indic digits, a decimal point), seats the table lacks, and from Python
+    a float or a bool."""
+    return [f"0{seat}", f" {seat} ", f"+{seat}", chr(0xFF10 + seat), chr(0x0660 + seat), f"{seat}.0", str(players),
+            "-1", "", float(seat), seat % 2 == 1]
+
+
+def seat_key_case(spec: Spec, base: dict, rng: random.Random) -> tuple[object, str]:
+    """A valid case with one seat misspelt (an other_melds key, twice the same seat, a seat-valued key, an `out`
+    item, or a key twice in the JSON text) and what the refusal must name."""
+    seat, players = rng.randrange(spec.players), spec.players
+    bad = rng.choice(seat_spellings(seat, players))
+    melds = ["pung 111m"]
+    kind = rng.randrange(5)
+    if kind == 0:
+        return base | {"other_melds": {bad: melds}}, "other_melds"
+    if kind == 1:
+        return base | {"other_melds": {str(seat): melds, seat: melds}}, "other_melds"
+    if kind == 2:
+        key = rng.choice(["seat", "dealer", "discarder"] + [k.name for k in spec.context if k.kind == "seat"])
+        return base | {key: rng.choice([bad, str(seat)])}, key
+    if kind == 3:
+        return base | {"out": [rng.choice([bad, str(seat)])]}, "out"
+    key = rng.choice(["other_melds", "discarder"])
+    value = json.dumps({str(seat): melds}) if key == "other_melds" else str(seat)
+    text = json.dumps(base)[:-1] + f', "{key}": {value}, "{key}": {value}}}'
+    return text.encode(), "given twice"
+
+
+def seat_key_round(record: dict, rng: random.Random, players: int) -> dict:
+    """A round record with one seat misspelt: the dealer, an event's seat or discarder, a draw's key."""
+    seat = rng.randrange(players)
+    places = [path for path in _paths(record) if path[-1] in ("dealer", "seat", "from", "discarder")]
+    draws = [path for path in _paths(record) if path[-1] == "draw"]
+    if draws and rng.random() < 0.3:
+        path = rng.choice(draws)
+        draw = dict(_value_at(record, path))  # type: ignore[call-overload]
+        first = next(iter(draw))
+        draw[rng.choice(seat_spellings(int(first), players))] = draw.pop(first)
+        return _replaced(record, path, draw)  # type: ignore[return-value]
+    bad = rng.choice(seat_spellings(seat, players) + [str(seat)])
+    if not places or rng.random() < 0.2:
+        return record | {"dealer": bad}
+    return _replaced(record, rng.choice(places), bad)  # type: ignore[return-value]
+
+
+def _value_at(value: object, path: tuple) -> object:
+    for step in path:
+        value = value[step]  # type: ignore[index]
+    return value
+
+
+def _answered(call, case: object) -> str:
+    """What a call answers or raises, as text to compare between the back ends."""
+    try:
+        return json.dumps(call(case), ensure_ascii=False, sort_keys=True)
+    except Exception as exc:  # noqa: BLE001 - what each back end raises is compared too
+        return f"raises {type(exc).__name__}: {exc}"
+
+
+def fuzz_seat_keys(count: int, rng: random.Random, specs: list[str]) -> list[str]:
+    """`count` cases and rounds per spec with a seat misspelt: each must be refused, naming the key, and both back
+    ends must answer alike (evaluate, waits, settle)."""
+    from dsl import load
+    from dsl.cli import _answer
+    from dsl.interp.rounds import RoundSettler
+
+    problems: list[str] = []
+    for name in specs:
+        spec = load_spec(name)
+        interpreter, compiled = Interpreter(spec), load(name)
+        bases = [case for case in base_cases(spec) if interpreter.evaluate(case)["ok"]]
+        settlers = [RoundSettler(spec, interpreter), RoundSettler(spec, compiled)]
+        for _ in range(count):
+            case, named = seat_key_case(spec, rng.choice(bases), rng)
+            calls = [(lambda c, f=checker.evaluate: _answer(c, f) if isinstance(c, bytes) else f(c))
+                     for checker in (interpreter, compiled)]
+            calls += [checker.waits for checker in (interpreter, compiled)] if not isinstance(case, bytes) else []
+            answers = [_answered(call, case) for call in calls]
+            problems += _seat_problems(name, case, named, answers)
+            record = seat_key_round(rng.choice(base_rounds(spec)), rng, spec.players)
+            problems += _seat_problems(name, record, "", [_answered(s.settle, record) for s in settlers])
+        print(f"  seat keys {name}: {count} cases and rounds, {len(problems)} problems so far", flush=True)
+    return problems
+
+
+def _seat_problems(name: str, given: object, named: str, answers: list[str]) -> list[str]:
+    """Pairs of answers (interpreter, compiled) must agree; an evaluate or settle answer must be a refusal that
+    names `named`."""
+    problems = [f"seat keys {name}: back ends differ on {given!r}: {a} / {b}"
+                for a, b in zip(answers[::2], answers[1::2], strict=True) if a != b]
+    result = json.loads(answers[0]) if not answers[0].startswith("raises") else None
+    if not isinstance(result, dict) or result.get("ok") is not False or named not in result.get("error", ""):
+        problems.append(f"seat keys {name}: not a refusal naming {named!r}: {given!r} -> {answers[0][:300]}")
+    return problems
+
+
 # ---------------------------------------------------------------- the long run
 
 
@@ -345,7 +451,8 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     started = time.perf_counter()
     problems = (fuzz_specs(args.specs, rng) + fuzz_streams(args.lines, rng, bundled_specs())
-                + slowest_cases(args.lines // 10, rng, bundled_specs()))
+                + slowest_cases(args.lines // 10, rng, bundled_specs())
+                + fuzz_seat_keys(args.lines // 10, rng, bundled_specs()))
     for problem in problems:
         print(problem)
     print(f"{len(problems)} problems in {time.perf_counter() - started:.0f} s")

@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import references
 
 import dsl
 
@@ -66,7 +67,7 @@ def built(spec: str, keep_name: str) -> tuple[mix.Mix, int]:
 
 @pytest.fixture(scope="module")
 def mcr() -> mix.Mix:
-    pytest.importorskip("MahjongGB")
+    references.extra("MahjongGB", "pymahjonggb")
     return built("mcr", "both")[0]
 
 
@@ -213,7 +214,7 @@ def assert_shares(made: mix.Mix, shares: dict[str, float]) -> None:
 
 
 def test_quick_run_prints_every_table(capsys):
-    pytest.importorskip("MahjongGB")
+    references.extra("MahjongGB", "pymahjonggb")
     bench.main(["--quick", "--hands", "60", "mcr", "sichuan"])
     out = capsys.readouterr().out
     assert "| mcr | independent | 60 |" in out and "| sichuan | sampler |" in out

@@ -1,7 +1,8 @@
 """Both back ends read cases alike, by construction: every case key the vocabulary names (and each spec's own),
-the items of melds, options and other players' melds, are given every wrong type and size, and the compiled
-checker must accept exactly what the interpreter accepts and refuse the rest in the same words, in evaluate
-and in waits. A spec built from the vocabulary's shapes, waits and group sources is scored alike by both.
+the items of melds, options and other players' melds (and the seats keying them), are given every wrong type
+and size, and the compiled checker must accept exactly what the interpreter accepts and refuse the rest in the
+same words, in evaluate and in waits. A spec built from the vocabulary's shapes, waits and group sources is
+scored alike by both.
 
 The compiled checker reads a plainly valid case itself and hands anything doubtful to dsl.cases.case.read_case;
 these tests are what holds its reader to the interpreter's.
@@ -96,6 +97,18 @@ def places(spec: ir.Spec, base: dict) -> Iterator[tuple[str, object, Callable[[o
     yield "other_melds.1[0]", "pung 111m", lambda value: put(base, "other_melds", {"1": [value]})
 
 
+# What a seat of `other_melds` may be keyed by instead of "0".."N-1": other spellings of a number, seats the table
+# lacks (4 at four players, 3 at three), and from Python: ints out of range, a bool, a float, None.
+SEAT_KEYS = ["01", " 2 ", "+3", "１", "٣", "1.0", "-1", "", "x", "3", "4", 3, 4, -1, True, 1.0, None]
+
+
+def seat_key_cases(base: dict) -> Iterator[dict]:
+    """The base case with other_melds keyed by each wrong seat key, and by one seat twice (a str and an int)."""
+    for key in SEAT_KEYS:
+        yield put(base, "other_melds", {key: ["pung 111m"]})
+    yield put(base, "other_melds", {"1": ["pung 111m"], 1: ["pung 999m"]})
+
+
 def base_case(interpreter: Interpreter) -> dict:
     """A valid winning case with declared melds (fewer concealed tiles: its waits are found sooner)."""
     cases = random_cases(interpreter.spec, 300, seed=21, kinds={"winning": 1})
@@ -108,7 +121,7 @@ def wrong_cases(interpreter: Interpreter) -> list[object]:
     cases: list[object] = [base, None, [], "123m", 1, [base]]  # and cases that are no object at all
     for _, valid, place in places(interpreter.spec, base):
         cases += [place(value) for value in wrong_values(valid)]
-    return cases
+    return cases + list(seat_key_cases(base))
 
 
 @cache

@@ -14,6 +14,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+import references
 
 import dsl
 from dsl.cases.samples import random_cases
@@ -22,7 +23,7 @@ from dsl.frontend.resolve import load_spec
 from dsl.interp.interpreter import Interpreter
 from dsl.paths import bundled_specs
 
-np = pytest.importorskip("numpy")
+np = references.extra("numpy", "numpy")
 
 TILE = re.compile(r"(\d+)([a-z])")
 PLAIN = re.compile(r"(\d+[a-z])*")

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 
-import pytest
+import references
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcr_hands import compare_seed, compare_seeds
 
-pytest.importorskip("MahjongGB")
+references.extra("MahjongGB", "pymahjonggb")
 
 N = int(os.environ.get("MCR_DIFF_N", "20000"))
 SHOWN = 20

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+import references
 from mcr_hands import pymahjonggb_call, pymahjonggb_fans, random_case, split_tiles
 
 SEEDS = range(10000)
@@ -38,7 +39,7 @@ def test_cases_are_valid_and_consistent():
 
 
 def test_pymahjonggb_wins_every_hand():
-    pytest.importorskip("MahjongGB")
+    references.extra("MahjongGB", "pymahjonggb")
     for seed in SCORED:
         _, case = random_case(seed)
         try:
@@ -67,5 +68,5 @@ def test_pymahjonggb_codes():
     ({"hand": "123456m234p5s", "win": "5s", "melds": ["added_kong 9999s"]}, "明杠"),
 ])
 def test_pymahjonggb_reads_our_notation(case, fan):
-    pytest.importorskip("MahjongGB")
+    references.extra("MahjongGB", "pymahjonggb")
     assert fan in pymahjonggb_fans(case)

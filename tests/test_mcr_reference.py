@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+import references
 from mcr_hands import fans_of, mismatch, our_name
 
 import dsl
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "mcr_cases.jsonl"
-CASES = [json.loads(line) for line in REFERENCE.read_text(encoding="utf-8").splitlines()] if REFERENCE.exists() else []
+CASES = references.records("mcr_cases.jsonl")
 
-pytestmark = pytest.mark.skipif(not REFERENCE.exists(), reason=f"no reference hands at {REFERENCE}")
+pytestmark = pytest.mark.skipif(not CASES, reason=references.missing("mcr_cases.jsonl"))
 
 
 @pytest.fixture(scope="module")

@@ -59,11 +59,11 @@ def test_example_block():
     example = module.decls[1]
     assert example.hand == "123m456m"
     assert [(m.kind, m.tiles) for m in example.melds] == [("pung", "777p"), ("kong", "8888s")]
-    assert example.others[0][0] == 2
+    assert example.others[0][0].number == 2 and example.others[0][0].span.column == 11
     assert example.win == "5m"
     assert [(n.text, v) for n, v in example.context] == [("self_drawn", True), ("seat_wind", "S"), ("discarder", 2)]
     assert [(f.name.text, f.value, f.count) for f in example.fans] == [("平胡", 1, 1), ("根", 1, 2)]
-    assert example.total == 3 and example.payments == (-1, -1, 3, -1)
+    assert example.total == 3 and example.payments.amounts == (-1, -1, 3, -1)
 
 
 def test_settle_block():

@@ -15,12 +15,13 @@ import warnings
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
+import references
 from riichi_hands import expected, mismatch, parse, random_case
 
 import dsl
 from dsl.frontend.resolve import load_spec
 
-pytest.importorskip("mahjong")
+references.extra("mahjong", "mahjong")
 
 N = int(os.environ.get("RIICHI_DIFF_N", "20000"))
 CHUNK = 500

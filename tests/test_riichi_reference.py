@@ -9,19 +9,17 @@ counted reason.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
+import references
 from riichi_hands import SUITS, WINDS, Expected, mismatch, payments_of
 
 import dsl
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "riichi_peer_calls.jsonl"
-CALLS = [json.loads(line) for line in REFERENCE.read_text(encoding="utf-8").splitlines()] if REFERENCE.exists() else []
+CALLS = references.records("riichi_peer_calls.jsonl")
 
-pytestmark = pytest.mark.skipif(not REFERENCE.exists(), reason=f"no reference calls at {REFERENCE}")
+pytestmark = pytest.mark.skipif(not CALLS, reason=references.missing("riichi_peer_calls.jsonl"))
 
 RED_IDS = {16, 52, 88}
 MELD_KINDS = {("chi", True): "chow", ("pon", True): "pung", ("kan", True): "kong", ("kan", False): "concealed_kong",

@@ -208,8 +208,7 @@ def worked_round(spec: ir.Spec, number: int, example: ir.RoundExample, checker: 
         setup += (("下局 Next hand", _shown(result["next_context"])),)
     if not result["ok"]:
         return WorkedRound(number, example, setup, (), None, result["error"], problems)
-    rows = _RoundTable(spec, checker, record.get("dealer", 0)).rows(record["events"], result["events"],
-                                                                    dict(example.payments))
+    rows = _RoundTable(spec).rows(record["events"], result["events"], dict(example.payments))
     return WorkedRound(number, example, setup, rows, tuple(result["payments"]), None, problems)
 
 
@@ -231,10 +230,8 @@ def _round_setup(spec: ir.Spec, preset: str | None, record: dict) -> tuple[tuple
 class _RoundTable:
     """The rows of a worked round: each event in words with the payments the checker gave it."""
 
-    def __init__(self, spec: ir.Spec, checker: Interpreter, dealer: int):
+    def __init__(self, spec: ir.Spec):
         self.spec = spec
-        self.checker = checker
-        self.dealer = dealer
         self.rules = spec.rounds or NO_RULES
 
     def rows(self, events: list[dict], entries: list[dict], expected: dict[int, tuple[int, ...]]
@@ -251,7 +248,7 @@ class _RoundTable:
             case "win":
                 return [self._win(row, event["win"], entry)]
             case "draw":
-                return self._draw(row, event["draw"], entry["checks"])
+                return self._draw(row, event["draw"], entry)
             case "kong":
                 return [self._kong(row, event)]
             case "penalty":
@@ -268,15 +265,13 @@ class _RoundTable:
         return replace(row, text=f"Seat {seat} wins {how}", hands=(_shown_hand(self.spec, "", case, _case_note(case)),),
                        score=score)
 
-    def _draw(self, row: RoundRow, hands: dict, checks: list[dict]) -> list[RoundRow]:
-        shown = tuple(self._final_hand(int(seat), case) for seat, case in sorted(hands.items()))
+    def _draw(self, row: RoundRow, hands: dict, entry: dict) -> list[RoundRow]:
+        """The final hands with the waits the settler found for them (with the hand's context and options)."""
+        shown = tuple(_shown_hand(self.spec, f"Seat {seat}", case, _ready(entry["waits"][seat]))
+                      for seat, case in sorted(hands.items()))
         rules = {c.name: c for c in self.rules.checks}
         return [replace(row, text="Exhaustive draw 流局", hands=shown),
-                *(RoundRow("", _named(rules[c["name"]]), (), "", tuple(c["payments"]), None) for c in checks)]
-
-    def _final_hand(self, seat: int, case: dict) -> ShownHand:
-        waits = self.checker.waits(case | {"seat": seat, "dealer": self.dealer})
-        return _shown_hand(self.spec, f"Seat {seat}", case, f"ready on {' '.join(waits)}" if waits else "not ready")
+                *(RoundRow("", _named(rules[c["name"]]), (), "", tuple(c["payments"]), None) for c in entry["checks"])]
 
     def _kong(self, row: RoundRow, event: dict) -> RoundRow:
         hands = (_shown_hand(self.spec, "", {"hand": event["tiles"]}, ""),) if "tiles" in event else ()
@@ -289,6 +284,10 @@ class _RoundTable:
         who = f"Seat {entry['seat']} declares" if "seat" in entry else "Declared:"
         later = "the next hand" if rule.next_hand else "the wins that follow"
         return f"{who} {_named(rule)}: sets {rule.flag} on {later}"
+
+
+def _ready(waits: list[str]) -> str:
+    return f"ready on {' '.join(waits)}" if waits else "not ready"
 
 
 def _case_note(case: dict) -> str:

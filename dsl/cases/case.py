@@ -444,15 +444,22 @@ def _context_value(spec: ir.Spec, key: ir.ContextKey, value: object) -> object:
 
 def _other_melds(spec: ir.Spec, value: object, sets: Mapping[str, frozenset[int]]) -> dict[int, tuple[Meld, ...]]:
     others: dict[int, tuple[Meld, ...]] = {}
-    for seat_text, melds in dict(value).items():  # type: ignore[call-overload]
-        try:
-            seat = int(seat_text)
-        except (TypeError, ValueError):
-            raise HandError(f"'other_melds' is keyed by seat number, not {seat_text!r}") from None
-        if not 0 <= seat < spec.players:
-            raise HandError(f"'other_melds': seat {seat} does not exist")
+    for key, melds in dict(value).items():  # type: ignore[call-overload]
+        seat = seat_key(key, spec.players, "other_melds")
+        if seat in others:
+            raise HandError(f"'other_melds' names seat {seat} twice; each seat's melds are given once")
         others[seat] = tuple(read_meld(spec, m, sets) for m in _list(melds, "other_melds"))
     return others
+
+
+def seat_key(key: object, players: int, name: str) -> int:
+    """The seat an object key names: "0" up to the table's last seat, as JSON writes it (or the int itself from
+    Python). "01", " 2 ", "+3", "１" and a seat the table lacks are refused: each seat has one key."""
+    if isinstance(key, int) and not isinstance(key, bool) and 0 <= key < players:
+        return key
+    if isinstance(key, str) and key in (str(seat) for seat in range(players)):
+        return int(key)
+    raise HandError(f"{name!r} is keyed by seat, \"0\" to \"{players - 1}\", not {key!r}")
 
 
 def read_options(spec: ir.Spec, given: object) -> dict[str, object]:

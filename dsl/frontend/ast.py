@@ -472,6 +472,23 @@ class MeldLiteral:
 
 
 @dataclass(frozen=True)
+class Seat:
+    """A seat written in an example or a worked round (`other 2:`, `win 1 from 0:`); the resolver checks it
+    against the table's seats."""
+
+    span: Span
+    number: int
+
+
+@dataclass(frozen=True)
+class Payments:
+    """A `payments` or `total` line: one amount per seat, in seat order."""
+
+    span: Span
+    amounts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class ExpectedFan:
     name: Name
     value: int | None
@@ -483,7 +500,7 @@ class Example(Decl):
     title: str
     hand: str | None = None
     melds: tuple[MeldLiteral, ...] = ()
-    others: tuple[tuple[int, tuple[MeldLiteral, ...]], ...] = ()
+    others: tuple[tuple[Seat, tuple[MeldLiteral, ...]], ...] = ()
     win: str | None = None
     context: tuple[tuple[Name, int | str | bool], ...] = ()
     options: tuple[tuple[Name, int | str | bool], ...] = ()
@@ -492,7 +509,7 @@ class Example(Decl):
     total: int | None = None
     no_win: str | None = None  # expected reason fragment ("" for any)
     error: str | None = None
-    payments: tuple[int, ...] | None = None
+    payments: Payments | None = None
     doc: str | None = None
     lines: tuple[str, ...] = field(default=(), compare=False)
 
@@ -503,22 +520,22 @@ class RoundEvent:
 
     span: Span
     kind: str  # "kong", "win", "draw", "declare", "penalty"
-    fields: tuple[tuple[str, object], ...]
+    fields: tuple[tuple[str, object], ...]  # a seat (`seat`, `from`) as a Seat
     case: Example | None = None  # a win: the winner's hand, as an example's lines give it
-    hands: tuple[tuple[int, Example], ...] = ()  # a draw: each player's final hand
-    payments: tuple[int, ...] | None = None  # expected payments of this event
+    hands: tuple[tuple[Seat, Example], ...] = ()  # a draw: each player's final hand
+    payments: Payments | None = None  # expected payments of this event
 
 
 @dataclass(frozen=True)
 class RoundExample(Decl):
     title: str
     doc: str | None
-    dealer: int | None
+    dealer: Seat | None
     options: tuple[tuple[Name, int | str | bool], ...]
     context: tuple[tuple[Name, int | str | bool], ...]  # context keys every case of the hand shares
     carried: tuple[Name, ...]
     events: tuple[RoundEvent, ...]
-    total: tuple[int, ...] | None
+    total: Payments | None
     lines: tuple[str, ...] = field(default=(), compare=False)
     next_context: tuple[tuple[Name, int | str | bool], ...] | None = None  # `next hand 連莊 3`
     preset: Name | None = None

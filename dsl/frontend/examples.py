@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dsl.frontend import ast, ir
 from dsl.frontend.expressions import Names
 from dsl.frontend.presets import example_options
+from dsl.frontend.source import error
 
 
 def example(names: Names, e: ast.Example) -> ir.Example:
@@ -19,8 +20,9 @@ def example(names: Names, e: ast.Example) -> ir.Example:
     if e.melds:
         case["melds"] = tuple(f"{m.kind} {m.tiles}" for m in e.melds)
     if e.others:
+        seats = distinct_seats(names, [seat for seat, _ in e.others], "its melds given")
         case["other_melds"] = tuple((str(seat), tuple(f"{m.kind} {m.tiles}" for m in melds))
-                                    for seat, melds in e.others)
+                                    for seat, (_, melds) in zip(seats, e.others, strict=True))
     for name, value in e.context:
         case[name.text] = value
     options = example_options(names.d, e.preset, e.options)
@@ -30,8 +32,40 @@ def example(names: Names, e: ast.Example) -> ir.Example:
     fans = None
     if e.fans is not None:
         fans = tuple(ir.ExpectedFan(names.pattern_name(f.name, all_names), f.value, f.count) for f in e.fans)
-    return ir.Example(e.title, tuple(sorted(case.items())), fans, e.total, e.no_win, e.error, e.payments,
-                      e.doc, e.span, example_comments(e.lines), e.preset.text if e.preset else None)
+    return ir.Example(e.title, tuple(sorted(case.items())), fans, e.total, e.no_win, e.error,
+                      amounts(names, e.payments), e.doc, e.span, example_comments(e.lines),
+                      e.preset.text if e.preset else None)
+
+
+def seat_number(names: Names, seat: ast.Seat) -> int:
+    """A seat written in an example or a worked round, one of the table's (the grammar writes no sign)."""
+    players = names.d.players
+    if seat.number >= players:
+        raise error(f"seat {seat.number}: a table of {players} has the seats 0 to {players - 1}", seat.span)
+    return seat.number
+
+
+def distinct_seats(names: Names, seats: Iterable[ast.Seat], what: str) -> list[int]:
+    """Seats that may each be named once (`other` lines, a draw's final hands): a second would replace the first."""
+    numbers: list[int] = []
+    for seat in seats:
+        number = seat_number(names, seat)
+        if number in numbers:
+            raise error(f"seat {number} has {what} already", seat.span)
+        numbers.append(number)
+    return numbers
+
+
+def amounts(names: Names, payments: ast.Payments | None) -> tuple[int, ...] | None:
+    """A `payments` or `total` line: one amount for each seat of the table."""
+    if payments is None:
+        return None
+    players = names.d.players
+    if len(payments.amounts) != players:
+        raise error(f"{len(payments.amounts)} amounts for a table of {players}: one for each seat, in seat order",
+                    payments.span)
+    return payments.amounts
+
 
 
 def example_comments(lines: Iterable[str]) -> str | None:

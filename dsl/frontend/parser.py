@@ -226,6 +226,9 @@ class ToAst(Transformer):
     def _name(self, token: Token) -> ast.Name:
         return ast.Name(str(token), self._token_span(token))
 
+    def _seat(self, token: Token | None) -> ast.Seat | None:
+        return ast.Seat(self._token_span(token), int(token)) if token is not None else None
+
     def _strings(self, items) -> list[str]:
         return [_string(t) for t in items if isinstance(t, Token) and t.type == "STRING"]
 
@@ -613,7 +616,7 @@ class ToAst(Transformer):
         return ast.RoundExample(self._span(meta), _string(c[0]), events=tuple(events), lines=lines, **fields)
 
     def dealer_line(self, meta, c):
-        return ("dealer", int(c[0]))
+        return ("dealer", self._seat(c[0]))
 
     def carried_line(self, meta, c):
         return ("carried", tuple(self._name(n) for n in c))
@@ -622,7 +625,7 @@ class ToAst(Transformer):
         return ("next_context", tuple(c))
 
     def total_line(self, meta, c):
-        return ("total", tuple(c))
+        return ("total", ast.Payments(self._span(meta), tuple(c)))
 
     def _event(self, meta, kind: str, **fields) -> tuple[str, ast.RoundEvent]:
         items = tuple((k, v) for k, v in fields.items() if v is not None)
@@ -630,19 +633,18 @@ class ToAst(Transformer):
 
     def kong_event(self, meta, c):
         seat, kind, tiles, source = c
-        return self._event(meta, "kong", seat=int(seat), kong=str(kind), tiles=str(tiles),
-                           **{"from": int(source) if source is not None else None})
+        return self._event(meta, "kong", seat=self._seat(seat), kong=str(kind), tiles=str(tiles),
+                           **{"from": self._seat(source)})
 
     def declare_event(self, meta, c):
-        return self._event(meta, "declare", declare=str(c[0]), seat=int(c[1]) if c[1] is not None else None)
+        return self._event(meta, "declare", declare=str(c[0]), seat=self._seat(c[1]))
 
     def penalty_event(self, meta, c):
-        return self._event(meta, "penalty", penalty=str(c[0]), seat=int(c[1]))
+        return self._event(meta, "penalty", penalty=str(c[0]), seat=self._seat(c[1]))
 
     def win_event(self, meta, c):
-        seat, source = int(c[0]), c[1]
         case = self._example(meta, "", c[2:])
-        kind, event = self._event(meta, "win", seat=seat, **{"from": int(source) if source is not None else None})
+        kind, event = self._event(meta, "win", seat=self._seat(c[0]), **{"from": self._seat(c[1])})
         return (kind, replace(event, case=case))
 
     def draw_event(self, meta, c):
@@ -650,7 +652,7 @@ class ToAst(Transformer):
         return (kind, replace(event, hands=tuple(c)))
 
     def final_hand(self, meta, c):
-        return (int(c[0]), self._example(meta, "", c[1:]))
+        return (self._seat(c[0]), self._example(meta, "", c[1:]))
 
     def hand_line(self, meta, c):
         return ("fields", {"hand": "".join(str(t) for t in c)})
@@ -662,7 +664,7 @@ class ToAst(Transformer):
         return ("fields", {"melds": tuple(c)})
 
     def other_line(self, meta, c):
-        return ("other", (int(c[0]), tuple(c[1:])))
+        return ("other", (self._seat(c[0]), tuple(c[1:])))
 
     def win_line(self, meta, c):
         return ("win", (str(c[0]), tuple(c[1:])))
@@ -699,7 +701,7 @@ class ToAst(Transformer):
         return ("fields", {"error": _string(c[0])})
 
     def payments_line(self, meta, c):
-        return ("fields", {"payments": tuple(c)})
+        return ("fields", {"payments": ast.Payments(self._span(meta), tuple(c))})
 
     def signed_int(self, meta, c):
         return int(c[0])

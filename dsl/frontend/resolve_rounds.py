@@ -10,7 +10,7 @@ import json
 
 from dsl.frontend import ast, ir
 from dsl.frontend.builtin_names import FUNCTIONS
-from dsl.frontend.examples import example, example_comments
+from dsl.frontend.examples import amounts, distinct_seats, example, example_comments, seat_number
 from dsl.frontend.expressions import ExprResolver, Names, Scope
 from dsl.frontend.presets import example_options
 from dsl.frontend.source import Span, error, suggest
@@ -181,7 +181,7 @@ def round_example(r: Names, e: ast.RoundExample, rules: ir.RoundRules | None) ->
         raise error("a worked round needs the spec's `round:` rules", e.span)
     record: dict[str, object] = {"events": [_event(r, ev, rules) for ev in e.events]}
     if e.dealer is not None:
-        record["dealer"] = e.dealer
+        record["dealer"] = seat_number(r, e.dealer)
     options = example_options(r.d, e.preset, e.options)
     if options:
         record["options"] = dict(sorted(options.items()))
@@ -193,11 +193,11 @@ def round_example(r: Names, e: ast.RoundExample, rules: ir.RoundRules | None) ->
             if name.text not in keys:
                 raise error(f"the spec does not read {name.text!r}", name.span, suggest(name.text, keys))
         record["context"] = {name.text: value for name, value in e.context}
-    payments = tuple((i, ev.payments) for i, ev in enumerate(e.events) if ev.payments is not None)
+    payments = tuple((i, amounts(r, ev.payments)) for i, ev in enumerate(e.events) if ev.payments is not None)
     wins = tuple((i, example(r, ev.case)) for i, ev in enumerate(e.events)
                  if ev.case is not None and (ev.case.fans is not None or ev.case.total is not None))
     return ir.RoundExample(e.title, e.doc, json.dumps(record, ensure_ascii=False, sort_keys=True), payments, wins,
-                           tuple(ev.span for ev in e.events), e.total, e.span, example_comments(e.lines),
+                           tuple(ev.span for ev in e.events), amounts(r, e.total), e.span, example_comments(e.lines),
                            _next_context(r, e.next_context, rules), e.preset.text if e.preset else None)
 
 
@@ -220,7 +220,7 @@ def _next_context(r: Names, given: tuple | None, rules: ir.RoundRules) -> tuple[
 
 
 def _event(r: Names, ev: ast.RoundEvent, rules: ir.RoundRules) -> dict:
-    fields = dict(ev.fields)
+    fields = {key: seat_number(r, value) if isinstance(value, ast.Seat) else value for key, value in ev.fields}
     match ev.kind:
         case "kong":
             _kong_kind(r, fields["kong"], ev.span)
@@ -234,7 +234,8 @@ def _event(r: Names, ev: ast.RoundEvent, rules: ir.RoundRules) -> dict:
         case "win":
             return {"win": _win_case(r, ev, fields)}
         case "draw":
-            return {"draw": {str(seat): _final_hand(r, hand) for seat, hand in ev.hands}}
+            seats = distinct_seats(r, [seat for seat, _ in ev.hands], "a final hand")
+            return {"draw": {str(seat): _final_hand(r, hand) for seat, (_, hand) in zip(seats, ev.hands, strict=True)}}
     raise AssertionError(ev.kind)
 
 

@@ -125,6 +125,7 @@ class RoundSettler:
         self.rules = spec.rounds or NO_RULES
         self.evaluator = RoundEvaluator(spec, self._best)
         self.bindings = {b.name: b.expr for b in self.rules.bindings}
+        self.int_keys = {k.name: k for k in spec.context if k.kind == "int"}
 
     def settle(self, record: object) -> dict:
         try:
@@ -160,12 +161,12 @@ class RoundSettler:
         winners = [e["seat"] for e in entries if e["event"] == "win"]
         outcome: dict[str, object] = {"dealer_won": play.dealer in winners, "winners": len(winners),
                                       "drawn": any(e["event"] == "draw" for e in entries)}
-        keys = {k.name: k for k in self.spec.context if k.kind == "int"}
-        outcome |= {name: play.context.get(name, key.low) for name, key in keys.items()}
+        shared = self._hand_wide(play)
+        outcome |= {name: shared[name] for name in self.int_keys}
         env = PlayerEnv(None, self.bindings, play.options, outcome=outcome)
         values = {}
         for rule in self.rules.next_hand_sets:
-            value, key = self.evaluator.value(rule.expr, env), keys[rule.key]
+            value, key = self.evaluator.value(rule.expr, env), self.int_keys[rule.key]
             if isinstance(value, bool) or not isinstance(value, int) or not key.low <= value <= key.high:
                 raise RoundError(f"next hand sets {rule.key} to {value}, outside its range {key.low}..{key.high}")
             values[rule.key] = value
@@ -283,8 +284,6 @@ class RoundSettler:
             raise RoundError("'win' is the winner's case: hand, win, melds, seat ...")
         if "seat" not in case:
             raise RoundError("the winner's case has no 'seat'")
-        if "out" in case:
-            raise RoundError("'out' is not given in a round: the round knows who has won and left")
         seat = self._active_seat(play, case["seat"])
         if seat in play.winners:
             raise RoundError(f"seat {seat} has already won this hand; nobody wins twice on one discard")
@@ -320,19 +319,49 @@ class RoundSettler:
         return entry
 
     def _full_case(self, play: Play, case: dict) -> dict:
-        """The winner's case with what the round knows: dealer, shared context, declared flags, seats out,
-        rule options."""
-        if not isinstance(case.get("options", {}), Mapping):
-            raise RoundError("'options' is an object of option names and values")
-        case = play.context | case
-        case.setdefault("dealer", play.dealer)
-        if _is_seat(case["dealer"], play.players):  # else the checker names the bad dealer
-            case.setdefault("seat_wind", _seat_wind(case["seat"], case["dealer"], play.players))
-        for flag in sorted(play.flags):
-            case[flag] = True
+        """A player's case (a win, a final hand at a draw) with what the round knows: dealer, shared context,
+        declared flags, seats out, rule options."""
+        self._agrees_with_record(play, case)
+        case = self._hand_wide(play) | case
+        case.setdefault("seat_wind", _seat_wind(case["seat"], play.dealer, play.players))
         if play.out:
             case["out"] = list(play.out)
         return with_options(case, play.options)
+
+    def _agrees_with_record(self, play: Play, case: Mapping) -> None:
+        """A case of the round may repeat what the record says of the whole hand, never contradict it: the
+        case would be scored with its own value while the round's rules and `next hand sets` work from the
+        record's (a win with 連莊 2 in a hand of 連莊 1 would score 拉莊 4 and pass 連莊 2 on, not 3)."""
+        if "out" in case:
+            raise RoundError("'out' is not given in a round: the round knows who has won and left")
+        for key, value in self._hand_wide(play).items():
+            if key in case and not _same(case[key], value):
+                raise RoundError(f"{key!r} {case[key]!r} contradicts the record: the whole hand has {key} {value!r} "
+                                 f"({self._said_by(play, key)}), so a case of the round leaves it out or repeats it")
+        options = case.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RoundError("'options' is an object of option names and values")
+        for name, value in read_options(self.spec, play.options).items():
+            if name in options and not _same(options[name], value):
+                raise RoundError(f"option {name!r} {options[name]!r} contradicts the record: the whole hand has "
+                                 f"{name} {value!r} (the record's 'options'; the spec's default when left out), so a "
+                                 "case of the round leaves it out or repeats it")
+
+    def _said_by(self, play: Play, key: str) -> str:
+        """Where the record says a value of the whole hand."""
+        if key == "dealer":
+            return "the record's 'dealer'; 0 when left out"
+        if key in play.flags:
+            return "declared or carried"
+        if key in self.int_keys:
+            return f"the record's 'context'; {self.int_keys[key].low} when left out"
+        return "the record's 'context'"
+
+    def _hand_wide(self, play: Play) -> dict[str, object]:
+        """What every case of the hand shares: the dealer, the integer keys (their lowest value when the record
+        leaves them out, as a case does), the record's context and the flags declared or carried so far."""
+        return ({"dealer": play.dealer} | {name: key.low for name, key in self.int_keys.items()} | play.context
+                | dict.fromkeys(play.flags, True))
 
     def _transfer(self, play: Play, case: Mapping, discarder: int | None, entry: dict) -> None:
         """杠上炮: the discarder hands the income of its last kong to the winner (each winner a full copy)."""
@@ -362,20 +391,20 @@ class RoundSettler:
         players = [self._player(play, seat, *finals.get(seat, (None, None))) for seat in range(play.players)]
         checks = [{"name": check.name, "payments": self._check(play, check, players)} for check in self.rules.checks]
         play.ended_by = index
-        return {"checks": checks, "payments": [sum(c["payments"][s] for c in checks) for s in range(play.players)]}
+        waits = {str(player.seat): player.waits for player in players if player.case is not None}
+        return {"checks": checks, "waits": waits,
+                "payments": [sum(c["payments"][s] for c in checks) for s in range(play.players)]}
 
     def _final_hand(self, play: Play, seat: int, hand: object) -> tuple[dict, Hand]:
         """A player's final hand at a draw: as a case (for its waits) and as read."""
         if not isinstance(hand, Mapping) or "win" in hand:
             raise RoundError(f"seat {seat}'s final hand is {{\"hand\": ..., \"melds\": [...]}}, with no winning tile")
-        case = play.context | dict(hand) | {"seat": seat, "dealer": play.dealer}
-        case.setdefault("seat_wind", _seat_wind(seat, play.dealer, play.players))
-        if play.out:
-            case["out"] = list(play.out)
-        case = with_options(case, play.options)
         try:
+            if "seat" in hand and not _same(hand["seat"], seat):
+                raise RoundError(f"'seat' {hand['seat']!r}: it is the final hand of seat {seat} (its key in 'draw')")
+            case = self._full_case(play, dict(hand) | {"seat": seat})
             return case, read_case(self.spec, case)
-        except HandError as exc:
+        except (HandError, RoundError) as exc:
             raise RoundError(f"seat {seat}'s final hand: {exc}") from None
 
     def _kongs_shown(self, play: Play, hand: Hand) -> None:
@@ -480,6 +509,11 @@ class RoundSettler:
 def _seat_wind(seat: int, dealer: int, players: int) -> str:
     """The wind of a seat: the dealer's is 東, the next seats' 南 西 北 in turn."""
     return WINDS[(seat - dealer) % players]
+
+
+def _same(given: object, expected: object) -> bool:
+    """Equal and of one type: `true` is no seat 1, nor `1.0` a count of one."""
+    return type(given) is type(expected) and given == expected
 
 
 def _is_seat(value: object, players: int) -> bool:
