@@ -41,7 +41,7 @@ GROUP_KINDS = ("chow", "pung", "kong", "pair", "single", "knitted", "wild")
 SOURCES = {
     "tiles": "tile", "groups": "group", "sets": "group", "chows": "group", "pungs": "group",
     "kongs": "group", "pairs": "group", "kinds": "kind", "losers": "loser", "held_tiles": "tile",
-    "loser_melds": "group",
+    "loser_melds": "group", "other_melds": "group",
 }
 SETTLE_SOURCES = ("losers", "loser_melds")  # known only when settling
 # The sources of a decomposition's groups (`combinations` takes these), in the order of core.pxd's `Source`.

@@ -344,7 +344,9 @@ def _config(case: dict, players: int, renhou: bool) -> HandConfig:
     tsumo = bool(case.get("self_drawn"))
     seat_wind = WINDS.index(case.get("seat_wind", "E"))
     dealer = seat_wind == 0
-    first = bool(case.get("first_turn"))
+    # The package takes tenhou, chiihou and renhou as given; a call by another player voids them (the spec's
+    # doc), so a table that saw one does not give them.
+    first = bool(case.get("first_turn")) and not any(case.get("other_melds", {}).values())
     last = bool(case.get("last_tile"))
     rules = OptionalRules(has_open_tanyao=opts["open_tanyao"], has_aka_dora=opts["aka_dora"],
                           has_double_yakuman=opts["double_yakuman"], kazoe_limit=opts["kazoe_limit"],

@@ -1,9 +1,11 @@
-"""Integer context keys (`context NAME int LOW..HIGH "..."`) and `next hand sets NAME = ...` in `round:`."""
+"""Integer context keys (`context NAME int LOW..HIGH "..."`), `next hand sets NAME = ...` in `round:`, and the
+other players' melds (`other_melds`) as a source of a hand's conditions."""
 
 from __future__ import annotations
 
 import pytest
 
+from dsl.frontend.resolve import load_spec
 from dsl.frontend.source import SpecError
 from dsl.interp.interpreter import Interpreter
 from dsl.interp.rounds import RoundSettler
@@ -100,3 +102,36 @@ def test_next_hand_sets_needs_an_integer_key_and_a_number(spec_of):
         spec_of('context n int 0..3 "n"\nfan a 1: true\nround:\n    next hand sets n = dealer_won\n')
     with pytest.raises(SpecError, match="unknown name"):
         spec_of('context n int 0..3 "n"\nfan a 1: true\nround:\n    next hand sets n = total\n')
+
+
+# ---------------------------------------------------------------- other_melds
+
+
+TABLE = """
+    melds chow, pung, concealed_kong
+    context first_turn, other_melds
+    fan 平 1: shape == standard
+    fan 天 "Untouched table" 10: first_turn and count(other_melds) == 0
+    fan 暗 "Others' concealed kongs" 2 each: count(other_melds, kong and concealed)
+    fan 字 "Others' honor melds" 1 each: sum(other_melds, 1 if 字 else 0)
+"""
+
+
+def test_other_melds_are_the_melds_of_every_other_seat(spec_of):
+    checker = Interpreter(spec_of(TABLE))
+    first = HAND | {"first_turn": True}
+    # Nothing shown at the table: 平 1 + 天 10.
+    assert fans(checker.evaluate(first)) == {"平": 1, "天": 10}
+    # An empty list of melds shows nothing either.
+    assert fans(checker.evaluate(first | {"other_melds": {"2": []}})) == {"平": 1, "天": 10}
+    # Seat 2 konged four 东 concealed, seat 3 claimed 123筒 and a pung of 中: no 天; 暗 2 for the one concealed
+    # kong; 字 1 for each meld all of honors, the 东 kong and the 中 pung: 2. 平 1 + 2 + 2 = 5.
+    shown = first | {"other_melds": {"2": ["concealed_kong 1111z"], "3": ["chow 123p", "pung 777z"]}}
+    assert fans(checker.evaluate(shown)) == {"平": 1, "暗": 2, "字": 2}
+
+
+def test_other_melds_as_a_source_needs_the_context_key(write_spec):
+    path = write_spec("fan 平 1: shape == standard\nfan 天 10: count(other_melds) == 0\n")
+    with pytest.raises(SpecError, match="declare it with `context other_melds`") as caught:
+        load_spec(str(path))
+    assert f"{path}:" in str(caught.value)

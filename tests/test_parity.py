@@ -177,6 +177,8 @@ fan 分 "Fraction" (bonus / 2) each: count(pairs, 幺九)
 fan 顺 "Runs" 1 each: combinations(chows, 2, same(suit) and step == 3)
 fan 门 "Closed" 2: 门清 and abs(suits - 2) <= max(1, min(bonus, 3))
 fan 亮牌 "Shown" 1: any(groups, 亮)
+fan 他 "Others' melds" 1 each:
+    count(other_melds, kong and concealed) + sum(other_melds, 1 if 幺九 else 0) + (1 if any(other_melds, 亮) else 0)
 fan 无 "Nothing else" 1: counted_fans == 0
 loser fan 庄 "Dealer" 1: loser.dealer or is_dealer
 loser fan 闭 "Closed loser" 1: not loser.opened

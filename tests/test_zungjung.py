@@ -3,7 +3,9 @@
 The spec's worked examples pin single hands; these tests check, on every random winning hand, the
 rules that hold for all of them: one pattern per series, a limit hand counts alone, the chicken hand
 only without any pattern, and the Formal Competition Payoff Scheme (the winner collects three times
-the value; above the par the discarder pays for the two others).
+the value; above the par the discarder pays for the two others). A few hands the v3.3 pattern list
+decides by what was held before the win or declared before it (2.2, 9.4) are scored by both back
+ends.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 import dsl
 from dsl.cases.samples import random_cases
 from dsl.frontend.resolve import load_spec
+from dsl.interp.interpreter import Interpreter
 
 HANDS = 3000
 WINDS = ("E", "S", "W", "N")
@@ -112,3 +115,47 @@ def test_winner_collects_three_times_the_value(wins):
         assert result["paid"] == value(result), (case, result)
         assert result["payments"] == expected_payments(case, value(result)), (case, result)
         assert sum(result["payments"]) == 0
+
+
+# Hands the v3.3 pattern list decides by the hand before the win, with their patterns worked out from the
+# list (the spec's examples of the same hands explain each reading). Seat 0 deals.
+HELD_BEFORE_THE_WIN = [
+    # 2.2: "1112345678999" held, any tile of the suit wins: Nine Gates, a listed limit of 480 counted alone.
+    ({"hand": "1112345678999m", "win": "5m", "self_drawn": True}, {"九蓮寶燈": 480}, [1440, -480, -480, -480]),
+    # 1111234678999 held, 5萬 drawn: the fourteen tiles are 1112345678999 plus a 1, but what was held is not
+    # a nine-way wait. 111 123 456 789 99萬: 2.1.2 Pure One-Suit 80 + 7.1 Nine-Tile Straight 40 + 1.2
+    # Concealed Hand 5 = 125, self-drawn by the dealer: 125 from each.
+    ({"hand": "1111234678999m", "win": "5m", "self_drawn": True}, {"清一色": 80, "一氣通貫": 40, "門前清": 5},
+     [375, -125, -125, -125]),
+    # 1122345678999 held, seat 1 wins the dealer's 1萬: 111 22 345 678 999萬, Pure One-Suit 80 + Concealed Hand
+    # 5 = 85 (the 111 the discard completes is not concealed: one concealed triplet, no 4.2). Above the par
+    # of 25: the dealer pays 3 × 85 − 2 × 25 = 205, the two others 25.
+    ({"hand": "1122345678999m", "win": "1m", "seat_wind": "S"}, {"清一色": 80, "門前清": 5}, [-205, 255, -25, -25]),
+    # 9.4.1 is "invalid if East has made a concealed kong": the dealer konges 1111萬 on the first turn and
+    # draws the 北 that pairs as the replacement. 9.2 Win on Kong 10 + 4.3.1 One Kong 5 + Concealed Hand 5
+    # (a concealed kong keeps it) = 20, not 175 with Blessing of Heaven 155.
+    ({"melds": ["concealed_kong 1111m"], "hand": "123p456p789s4z", "win": "4z", "self_drawn": True,
+      "first_turn": True, "kong_replacement": True}, {"嶺上開花": 10, "一槓": 5, "門前清": 5}, [60, -20, -20, -20]),
+    # 9.4.2, likewise: the dealer konged four 中 before its first discard, which seat 1 wins on. 1.1 All
+    # Sequences 5 + Concealed Hand 5 = 10 (not 165 with Blessing of Earth), 10 from each.
+    ({"hand": "123m456m789p234s5s", "win": "5s", "first_turn": True, "seat_wind": "S",
+      "other_melds": {"0": ["concealed_kong 7777z"]}}, {"平和": 5, "門前清": 5}, [-10, 30, -10, -10]),
+]
+
+
+@pytest.fixture(scope="module", params=["compiled", "interpreter"])
+def back_end(request):
+    """dsl.load's compiled checker (a missing or stale one fails) and the reference interpreter."""
+    if request.param == "interpreter":
+        return Interpreter(load_spec("zungjung"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return dsl.load("zungjung")
+
+
+@pytest.mark.parametrize(("case", "patterns", "payments"), HELD_BEFORE_THE_WIN)
+def test_patterns_of_the_hand_before_the_win(back_end, case, patterns, payments):
+    result = back_end.evaluate(case)
+    assert {fan["name"]: fan["value"] * fan["count"] for fan in result["fans"]} == patterns, result
+    assert result["total"] == sum(patterns.values())
+    assert result["payments"] == payments

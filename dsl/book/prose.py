@@ -22,7 +22,8 @@ WAIT_WORDS = {"edge": "an edge wait", "closed": "a closed wait", "single": "a si
 
 _SOURCES = {"tiles": "tiles", "groups": "groups (sets and the pair)", "sets": "sets", "chows": "chows",
             "pungs": "pungs (kongs included)", "kongs": "kongs", "pairs": "pairs", "kinds": "kinds of tile held",
-            "losers": "losers", "held_tiles": "concealed tiles held before the winning tile"}
+            "losers": "losers", "held_tiles": "concealed tiles held before the winning tile",
+            "other_melds": "melds the other players declared"}
 _HAND_VARS = {"shape": "the shape", "wait": "the wait", "waits": "the number of different tiles that complete the hand",
               "shape_waits": "the number of different tiles that complete the hand's shape (even one whose every "
                              "copy is held)",

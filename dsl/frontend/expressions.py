@@ -318,6 +318,8 @@ class ExprResolver:
             raise error(f"{source.name!r} is only known when settling (in `settle:` or a loser fan)", source.span)
         if source.name == "loser_melds" and self.scope.element == "loser":
             raise error("'loser_melds' are the melds of the loser being settled, not of each loser", source.span)
+        if source.name == "other_melds":
+            self._require_context("other_melds", source.span)
         inner = Scope(self.scope.kind, SOURCES[source.name], self.scope.bindings)
         body = ExprResolver(self.r, inner).resolve(e.args[1]) if len(e.args) > 1 else None
         return ir.Aggregate(e.span, name, source.name, body)

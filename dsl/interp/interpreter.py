@@ -323,6 +323,9 @@ class Evaluator:
                 return list(env.losers)
             case "loser_melds":
                 return list(env.loser.melds) if env.loser is not None else []
+            case "other_melds":
+                others = env.facts.hand.other_melds
+                return [declared_group(m) for seat in sorted(others) for m in others[seat]]
         raise AssertionError(source)
 
     def _binary(self, expr: ir.Binary, env: Env):

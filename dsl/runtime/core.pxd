@@ -159,7 +159,7 @@ cdef struct Hand:
     int indicators[MAX_INDICATOR_KEYS][MAX_INDICATORS]
     unsigned long long sets[MAX_HAND_SETS]  # the tile sets the indicators choose
     unsigned long long wild  # the wild tiles
-    int n_other[MAX_PLAYERS]  # the other players' declared melds (kept by checkers that read them)
+    int n_other[MAX_PLAYERS]  # the other players' declared melds, by seat
     Meld other[MAX_PLAYERS][MAX_MELDS]
 
 cdef struct Group:
@@ -679,6 +679,8 @@ cdef long long wilds_held(const Ctx* c) noexcept nogil
 cdef long long indicated(const Ctx* c, int key) noexcept nogil
 cdef long long hand_waits(Ctx* c, bint any_copy) noexcept nogil
 cdef int select_groups(const Ctx* c, int source, const Group** out) noexcept nogil
+cdef int other_melds(const Hand* h) noexcept nogil
+cdef void other_meld(const Ctx* c, int k, Group* g) noexcept nogil
 cdef bint combo_same(const Ctx* c, const Group** combo, int k, int attr) noexcept nogil
 cdef bint combo_distinct(const Ctx* c, const Group** combo, int k, int attr) noexcept nogil
 cdef long long combo_step(const Ctx* c, const Group** combo, int k) noexcept nogil

@@ -307,7 +307,7 @@ cdef bint read_melds(const Tables* t, dict kinds, object melds, Hand* h, int* re
 
 
 cdef bint read_other_melds(const Tables* t, dict kinds, object others, Hand* h, int* counts) except -1:
-    """other_melds: seat -> melds. Counts their tiles and notes which seats have opened."""
+    """other_melds: seat -> melds. Counts their tiles, keeps them by seat and notes which seats have opened."""
     cdef Meld meld
     cdef int seat, k
     cdef bint seen[MAX_PLAYERS]
@@ -329,11 +329,10 @@ cdef bint read_other_melds(const Tables* t, dict kinds, object others, Hand* h, 
         for item in melds:
             if not read_meld(t, kinds, item, &meld, NULL, h):
                 return False
-            if t.extended:  # the losers' melds are read as groups
-                if h.n_other[seat] == MAX_MELDS:
-                    return False
-                h.other[seat][h.n_other[seat]] = meld
-                h.n_other[seat] += 1
+            if h.n_other[seat] == MAX_MELDS:
+                return False
+            h.other[seat][h.n_other[seat]] = meld
+            h.n_other[seat] += 1
             h.opened[seat] = h.opened[seat] or t.meld_opens[meld.kind]
             for k in range(meld.size):
                 counts[meld.tiles[k]] += 1
@@ -569,8 +568,8 @@ cdef int possible_riichi(Checker c, const Hand* h) noexcept nogil:
 
 cdef int seat_showing(Checker c, const Hand* h, dict others, int tile) except -2:
     """The first seat of other_melds, in the case's order, that shows the tile and is not the discarder's; -1
-    when none does. The melds are read again: the reader keeps them only for the checkers that score them
-    (Tables.extended), and they matter only to a robbed kong."""
+    when none does. The melds are read again: the reader keeps them by seat, and the case's order of seats
+    decides."""
     cdef Meld meld
     cdef int seat
     for key, melds in others.items():
@@ -610,20 +609,10 @@ cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noe
     for k in range(h.n_melds):
         meld = &h.melds[k]
         g = &c.d.groups[k]
-        g.kind = t.meld_group[meld.kind]
-        g.tile = meld.tiles[0]
-        g.size = meld.size
-        g.declared = True
-        g.concealed = t.meld_concealed[meld.kind]
-        g.opens = t.meld_opens[meld.kind]
-        g.with_win = False
-        g.tiles = 0
-        g.mask = 0
-        g.aside = t.meld_aside[meld.kind]
-        for j in range(meld.size):
-            if not g.aside:  # a tile laid aside is not one of the hand's tiles
+        meld_group(t, meld, g)
+        if not g.aside:  # a tile laid aside is not one of the hand's tiles
+            for j in range(meld.size):
                 c.held[meld.tiles[j]] += 1
-            g.tiles |= 1ULL << meld.tiles[j]
         if t.meld_shape[meld.kind] == SHAPE_KONG:
             c.konged |= 1ULL << meld.tiles[0]
         c.opened = c.opened or t.meld_opens[meld.kind]
@@ -2057,26 +2046,44 @@ cdef void settle(Ctx* c) noexcept nogil:
 
 cdef void loser_melds(Ctx* c, int loser, int seat) noexcept nogil:
     """`loser_melds`: a loser's declared melds as groups (decompose.declared_group)."""
-    cdef const Tables* t = c.t
-    cdef int k, j
-    cdef const Meld* meld
-    cdef Group* g
+    cdef int k
     c.n_loser_melds[loser] = c.h.n_other[seat]
     for k in range(c.h.n_other[seat]):
-        meld = &c.h.other[seat][k]
-        g = &c.loser_melds[loser][k]
-        g.kind = t.meld_group[meld.kind]
-        g.tile = meld.tiles[0]
-        g.size = meld.size
-        g.declared = True
-        g.concealed = t.meld_concealed[meld.kind]
-        g.opens = t.meld_opens[meld.kind]
-        g.with_win = False
-        g.mask = 0
-        g.aside = t.meld_aside[meld.kind]
-        g.tiles = 0
-        for j in range(meld.size):
-            g.tiles |= 1ULL << meld.tiles[j]
+        meld_group(c.t, &c.h.other[seat][k], &c.loser_melds[loser][k])
+
+
+cdef void meld_group(const Tables* t, const Meld* meld, Group* g) noexcept nogil:
+    """A declared meld as a group (decompose.declared_group)."""
+    cdef int j
+    g.kind = t.meld_group[meld.kind]
+    g.tile = meld.tiles[0]
+    g.size = meld.size
+    g.declared = True
+    g.concealed = t.meld_concealed[meld.kind]
+    g.opens = t.meld_opens[meld.kind]
+    g.with_win = False
+    g.mask = 0
+    g.aside = t.meld_aside[meld.kind]
+    g.tiles = 0
+    for j in range(meld.size):
+        g.tiles |= 1ULL << meld.tiles[j]
+
+
+cdef int other_melds(const Hand* h) noexcept nogil:
+    """How many melds the other players declared (`other_melds`)."""
+    cdef int seat, n = 0
+    for seat in range(MAX_PLAYERS):
+        n += h.n_other[seat]
+    return n
+
+
+cdef void other_meld(const Ctx* c, int k, Group* g) noexcept nogil:
+    """The k-th meld the other players declared, seat by seat, as a group (Evaluator._source)."""
+    cdef int seat = 0
+    while k >= c.h.n_other[seat]:
+        k -= c.h.n_other[seat]
+        seat += 1
+    meld_group(c.t, &c.h.other[seat][k], g)
 
 
 cdef void share(Ctx* c, int loser) noexcept nogil:
@@ -2496,8 +2503,6 @@ cdef class Checker:
                 return False
         for seat, melds in hand.other_melds.items():
             h.opened[seat] = any(m.kind.opens for m in melds)
-            if not t.extended:
-                continue
             if len(melds) > MAX_MELDS:
                 return False
             for declared in melds:
