@@ -1653,53 +1653,71 @@ cdef long long score_late_fans(Ctx* c) noexcept nogil:
 # specs/riichi.mj:217
 cdef long long score_0_fu(Ctx* c) noexcept nogil:
     # let fu = 符数
-    return let_17(c)
+    if c.let_stamp[18] != c.stamp:  # computed once per decomposition
+        c.let_value[18] = let_17(c)
+        c.let_stamp[18] = c.stamp
+    return c.let_value[18]
 
 
 # specs/riichi.mj:218
 cdef long long score_1_han(Ctx* c) noexcept nogil:
     # let han = min(total, 78)
-    return min(c.total, 78)
+    if c.let_stamp[19] != c.stamp:  # computed once per decomposition
+        c.let_value[19] = min(c.total, 78)
+        c.let_stamp[19] = c.stamp
+    return c.let_value[19]
 
 
 # specs/riichi.mj:219
 cdef long long score_2_yakuman(Ctx* c) noexcept nogil:
     # let yakuman = (国士無双 + 国士無双十三面 + 四暗刻 + 四暗刻単騎 + 大三元 + 小四喜 + 大四喜 + 字一色 + 清老頭 + 緑一色 + 四槓子 + 九蓮宝燈 + 純正九蓮宝燈 + 天和 + 地和 + (人和 if renhou_han >= 13 else 0)) > 0
-    return (plus(c,
-                 plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, c.n[FAN_00_KOKUSHI_MUSOU], c.n[FAN_01_KOKUSHI_MUSOU_JUUSANMEN_MATCHI]), c.n[FAN_02_SUU_ANKOU]), c.n[FAN_03_SUU_ANKOU_TANKI]), c.n[FAN_04_DAISANGEN]), c.n[FAN_05_SHOUSUUSHII]), c.n[FAN_06_DAI_SUUSHII]), c.n[FAN_07_TSUU_IISOU]), c.n[FAN_08_CHINROUTOU]), c.n[FAN_09_RYUUIISOU]), c.n[FAN_10_SUU_KANTSU]), c.n[FAN_11_CHUUREN_POUTOU]), c.n[FAN_12_DABURU_CHUUREN_POUTOU]), c.n[FAN_13_TENHOU]), c.n[FAN_14_CHIIHOU]),
-                 (c.n[FAN_45_RENHOU] if (c.h.options[OPT_renhou_han] >= 13) else 0)) > 0)
+    if c.let_stamp[20] != c.stamp:  # computed once per decomposition
+        c.let_value[20] = (plus(c,
+                                plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, plus(c, c.n[FAN_00_KOKUSHI_MUSOU], c.n[FAN_01_KOKUSHI_MUSOU_JUUSANMEN_MATCHI]), c.n[FAN_02_SUU_ANKOU]), c.n[FAN_03_SUU_ANKOU_TANKI]), c.n[FAN_04_DAISANGEN]), c.n[FAN_05_SHOUSUUSHII]), c.n[FAN_06_DAI_SUUSHII]), c.n[FAN_07_TSUU_IISOU]), c.n[FAN_08_CHINROUTOU]), c.n[FAN_09_RYUUIISOU]), c.n[FAN_10_SUU_KANTSU]), c.n[FAN_11_CHUUREN_POUTOU]), c.n[FAN_12_DABURU_CHUUREN_POUTOU]), c.n[FAN_13_TENHOU]), c.n[FAN_14_CHIIHOU]),
+                                (c.n[FAN_45_RENHOU] if (c.h.options[OPT_renhou_han] >= 13) else 0)) > 0)
+        c.let_stamp[20] = c.stamp
+    return c.let_value[20]
 
 
 # specs/riichi.mj:222
 cdef long long score_3_basic_points(Ctx* c) noexcept nogil:
     # let basic_points = (8000 * (6 if han >= 78 else 5 if han >= 65 else 4 if han >= 52 else 3 if han >= 39 else 2 if han >= 26 else 1) if han >= 13 and (yakuman or kazoe_limit == 2) else 8000 if han >= 13 and kazoe_limit == 0 else 6000 if han >= 11 else 4000 if han >= 8 else 3000 if han >= 6 else 2000 if han >= 5 else 2000 if kiriage and ((han == 4 and fu == 30) or (han == 3 and fu == 60)) else min(fu * 2 ^ (han + 2), 2000))
-    return (times(c, 8000,
-                  (6 if (score_1_han(c) >= 78) else 5 if (score_1_han(c) >= 65) else 4 if (score_1_han(c) >= 52) else 3 if (score_1_han(c) >= 39) else 2 if (score_1_han(c) >= 26) else 1)) if ((score_1_han(c) >= 13)
-                                                                                                                                                                                                and ((score_2_yakuman(c) != 0) or (c.h.options[OPT_kazoe_limit] == 2)))
-            else 8000 if ((score_1_han(c) >= 13) and (c.h.options[OPT_kazoe_limit] == 0))
-            else 6000 if (score_1_han(c) >= 11) else 4000 if (score_1_han(c) >= 8)
-            else 3000 if (score_1_han(c) >= 6) else 2000 if (score_1_han(c) >= 5)
-            else 2000 if (c.h.options[OPT_kiriage]
-                          and (((score_1_han(c) == 4) and (score_0_fu(c) == 30)) or ((score_1_han(c) == 3) and (score_0_fu(c) == 60))))
-            else min(times(c, score_0_fu(c), power(c, 2, plus(c, score_1_han(c), 2))), 2000))
+    if c.let_stamp[21] != c.stamp:  # computed once per decomposition
+        c.let_value[21] = (times(c, 8000,
+                                 (6 if (score_1_han(c) >= 78) else 5 if (score_1_han(c) >= 65) else 4 if (score_1_han(c) >= 52) else 3 if (score_1_han(c) >= 39) else 2 if (score_1_han(c) >= 26) else 1)) if ((score_1_han(c) >= 13)
+                                                                                                                                                                                                               and ((score_2_yakuman(c) != 0) or (c.h.options[OPT_kazoe_limit] == 2)))
+                           else 8000 if ((score_1_han(c) >= 13) and (c.h.options[OPT_kazoe_limit] == 0))
+                           else 6000 if (score_1_han(c) >= 11) else 4000 if (score_1_han(c) >= 8)
+                           else 3000 if (score_1_han(c) >= 6) else 2000 if (score_1_han(c) >= 5)
+                           else 2000 if (c.h.options[OPT_kiriage]
+                                         and (((score_1_han(c) == 4) and (score_0_fu(c) == 30)) or ((score_1_han(c) == 3) and (score_0_fu(c) == 60))))
+                           else min(times(c, score_0_fu(c), power(c, 2, plus(c, score_1_han(c), 2))), 2000))
+        c.let_stamp[21] = c.stamp
+    return c.let_value[21]
 
 
 # specs/riichi.mj:230
 cdef long long score_4_points(Ctx* c) noexcept nogil:
     # let points = (roundup(basic_points * (6 if is_dealer else 4), 100) if not self_drawn else 自摸付款人数 * roundup(2 * basic_points, 100) if is_dealer else roundup(2 * basic_points, 100) + (自摸付款人数 - 1) * roundup(basic_points, 100))
-    return (roundup(c, times(c, score_3_basic_points(c), (6 if (c.h.seat == c.h.dealer) else 4)),
-                    100) if (not c.h.context[CTX_self_drawn]) else times(c, let_9(c),
-                                                                         roundup(c, times(c, 2, score_3_basic_points(c)), 100)) if (c.h.seat == c.h.dealer)
-            else plus(c, roundup(c, times(c, 2, score_3_basic_points(c)), 100),
-                      times(c, minus(c, let_9(c), 1), roundup(c, score_3_basic_points(c), 100))))
+    if c.let_stamp[22] != c.stamp:  # computed once per decomposition
+        c.let_value[22] = (roundup(c, times(c, score_3_basic_points(c), (6 if (c.h.seat == c.h.dealer) else 4)),
+                                   100) if (not c.h.context[CTX_self_drawn]) else times(c, let_9(c),
+                                                                                        roundup(c, times(c, 2, score_3_basic_points(c)), 100)) if (c.h.seat == c.h.dealer)
+                           else plus(c, roundup(c, times(c, 2, score_3_basic_points(c)), 100),
+                                     times(c, minus(c, let_9(c), 1), roundup(c, score_3_basic_points(c), 100))))
+        c.let_stamp[22] = c.stamp
+    return c.let_value[22]
 
 
 # specs/riichi.mj:233
 cdef long long score_5_value(Ctx* c) noexcept nogil:
     # let value = 0 if han == 0 else ((points * 2 + (1 if yakuman else 0)) * 100 + han) * 1000 + fu
-    return (0 if (score_1_han(c) == 0) else plus(c,
-                                                 times(c, plus(c, times(c, plus(c, times(c, score_4_points(c), 2), (1 if (score_2_yakuman(c) != 0) else 0)), 100), score_1_han(c)), 1000),
-                                                 score_0_fu(c)))
+    if c.let_stamp[23] != c.stamp:  # computed once per decomposition
+        c.let_value[23] = (0 if (score_1_han(c) == 0) else plus(c,
+                                                                times(c, plus(c, times(c, plus(c, times(c, score_4_points(c), 2), (1 if (score_2_yakuman(c) != 0) else 0)), 100), score_1_han(c)), 1000),
+                                                                score_0_fu(c)))
+        c.let_stamp[23] = c.stamp
+    return c.let_value[23]
 
 
 cdef void score_reading(Ctx* c) noexcept nogil:
