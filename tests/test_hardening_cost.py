@@ -8,6 +8,7 @@ of CPU seconds, never against a clock."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import warnings
@@ -15,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from fuzz_long import COST_MUTATIONS, file_outcome, spec_texts
 from test_cli import run
 
 import dsl
@@ -24,6 +26,7 @@ from dsl.frontend.parser import MAX_DOC, MAX_NAME, MAX_TITLE, parse
 from dsl.frontend.resolve import check, load_spec
 from dsl.frontend.source import MAX_SPEC_BYTES, Source, SpecError
 from dsl.interp.interpreter import Evaluator, Interpreter
+from dsl.interp.rounds import RoundSettler
 
 HEAD = 'variant t "T" "T"\nextends sichuan\n'
 # In sichuan, 123m 456m 789m 11p with 23p waiting, won on 4p, reads one way only: four chows and the pair 11p.
@@ -88,6 +91,26 @@ def test_each_let_is_worked_out_once_per_reading_score_and_loser(tmp_path, monke
     assert result["total"] == 2 and result["s12"] == 8192 and result["payments"] == [8192, 0, 0, -8192]
     # one reading, one score, one loser who pays: each chain's first `let` once (read naively, 2^12 times)
     assert evaluations == {"a0": 1, "s0": 1, "b0": 1}
+
+
+def test_a_round_let_is_worked_out_once_per_player(tmp_path, monkeypatch):
+    spec = load_spec(str(write(tmp_path, HEAD + "round:\n" + chain("r", "suits", 12, "    ")
+                               + '    draw 查链 "Chain": each r12 > 0 and not ready pays 1 to each ready\n')))
+    first = next(b.expr for b in spec.rounds.bindings if b.name == "r0")
+    evaluations = Counter()
+    value = Evaluator.value
+
+    def counted(self, expr, env):
+        evaluations[expr is first] += 1
+        return value(self, expr, env)
+
+    monkeypatch.setattr(Evaluator, "value", counted)
+    draw = {"0": {"hand": "123m456p789s1134s"}, "1": {"hand": "13579m12345689p"},  # three suits; no wait
+            "2": {"hand": "234p567p999p55m67m"}, "3": {"hand": "345p678p111p22s34s"}}  # ready on 5m 8m; 2s 5s
+    result = RoundSettler(spec, Interpreter(spec)).settle({"events": [{"draw": draw}]})
+    checks = {c["name"]: c["payments"] for c in result["events"][0]["checks"]}
+    assert checks["查链"] == [-2, -2, 2, 2]  # seats 0 and 1 are not ready: each pays 1 to seats 2 and 3
+    assert evaluations[True] == 4  # the payer's condition for each of the four players (naively 4 * 2^12)
 
 
 def test_a_score_let_redefining_a_top_level_one_is_its_own_value(tmp_path):
@@ -353,3 +376,15 @@ def test_fractions_in_between_leave_whole_numbers(tmp_path):
     assert result["total"] == 2 and result["payments"] == [2, 0, 0, -2]
     values = [f["value"] for f in result["fans"]] + [f["count"] for f in result["fans"]] + result["payments"]
     assert all(type(v) is int for v in values), values
+
+
+# ---------------------------------------------------------------- the long fuzz's families, a short share
+
+
+@pytest.mark.parametrize("family", sorted(COST_MUTATIONS))
+def test_each_cost_family_of_the_long_fuzz_gives_a_diagnostic_or_a_spec_that_scores(tmp_path, family):
+    rng = random.Random(family)
+    texts = spec_texts()
+    for name in ("sichuan", "taiwan"):
+        data = COST_MUTATIONS[family](texts[name], rng).encode("utf-8", "surrogatepass")
+        assert file_outcome(data, tmp_path, f"{family}-{name}") in ("error", "valid")
