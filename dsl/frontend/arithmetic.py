@@ -11,6 +11,7 @@ that breaks the bound when the spec is checked.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from fractions import Fraction
 
 from dsl.frontend import ir
@@ -33,10 +34,7 @@ def apply(op: str, left: Number, right: Number) -> Number:
         return power(left, right)
     if op == "/" and right == 0:
         raise ArithmeticBoundError(f"{left} / {right}: division by zero")
-    value = OPERATIONS[op](left, right)
-    if not fits(value):
-        raise _too_large(f"{left} {op} {right}")
-    return _whole(value)
+    return bounded(OPERATIONS[op](left, right), lambda: f"{left} {op} {right}")
 
 
 OPERATIONS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": lambda a, b: Fraction(a) / b}
@@ -53,25 +51,21 @@ def power(base: Number, exponent: Number) -> Number:
     if abs(base) not in (0, 1) and abs(exponent) > MAX_VALUE_BITS:  # decided before the power takes long
         raise _too_large(f"{base} ^ {exponent}")
     value = base ** exponent if exponent >= 0 else Fraction(base) ** exponent
-    if not fits(value):
-        raise _too_large(f"{base} ^ {exponent}")
-    return _whole(value)
+    return bounded(value, lambda: f"{base} ^ {exponent}")
 
 
 def roundup(value: Number, step: Number) -> Number:
     """`roundup(value, step)`: value rounded up to a multiple of a positive step."""
     if step <= 0:
         raise ArithmeticBoundError(f"roundup({value}, {step}): the step must be positive")
-    rounded = -(-value // step) * step
-    if not fits(rounded):
-        raise _too_large(f"roundup({value}, {step})")
-    return _whole(rounded)
+    return bounded(-(-value // step) * step, lambda: f"roundup({value}, {step})")
 
 
-def bounded(value: Number, shown: str) -> Number:
-    """The value (a whole fraction as an int) when it is within the bounds; else an error about `shown`."""
+def bounded(value: Number, shown: Callable[[], str]) -> Number:
+    """The value (a whole fraction as an int) when it is within the bounds; else an error about what `shown`
+    writes (the step that computed it: written only then)."""
     if not fits(value):
-        raise _too_large(shown)
+        raise _too_large(shown())
     return _whole(value)
 
 

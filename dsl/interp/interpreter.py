@@ -300,7 +300,7 @@ class Evaluator:
             case "any":
                 return any(values)
             case "sum":
-                return _arithmetic(expr, arithmetic.bounded, sum(values), "sum(...)")
+                return _arithmetic(expr, arithmetic.bounded, sum(values), lambda: "sum(...)")
         raise AssertionError(expr)
 
     def _source(self, source: str, env: Env) -> list:
