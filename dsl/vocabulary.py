@@ -113,7 +113,7 @@ RUNTIME_LIMITS = {
     "MAX_MELD_KINDS": 32,
     "MAX_SHAPES": 6,
     "MAX_KNITTED": 6,
-    "MAX_LETS": 64,  # top-level `let`s, each computed once per decomposition
+    "MAX_LETS": 128,  # `let` values, each computed once per decomposition (settlement ones per loser)
     "MAX_TEXT": MAX_TEXT,  # a longer string of a case is left to the case reader, which refuses it
     "NAME_CACHE": 256,  # slots of a NameCache (a power of two)
     "RESULT_COUNTS": 8,  # a fan's result dict is made once per count below this (at its fixed value)

@@ -2033,16 +2033,22 @@ cdef long long score_late_fans(Ctx* c) noexcept nogil:
 # specs/competition.mj:79
 cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 加倍 = (2 if self_drawn else 1) * (2 if kong_replacement or robbing_kong or last_tile else 1)
-    return times(c, (2 if c.h.context[CTX_self_drawn] else 1),
-                 (2 if (c.h.context[CTX_kong_replacement] or c.h.context[CTX_robbing_kong] or c.h.context[CTX_last_tile])
-                  else 1))
+    if c.let_stamp[10 + loser] != c.stamp:  # computed once per decomposition and loser
+        c.let_value[10 + loser] = times(c, (2 if c.h.context[CTX_self_drawn] else 1),
+                                        (2 if (c.h.context[CTX_kong_replacement] or c.h.context[CTX_robbing_kong] or c.h.context[CTX_last_tile])
+                                         else 1))
+        c.let_stamp[10 + loser] = c.stamp
+    return c.let_value[10 + loser]
 
 
 # specs/competition.mj:81
 cdef long long let_settle_1_share(Ctx* c, int loser) noexcept nogil:
     # let share = total * 加倍 * (2 if is_dealer or loser.dealer else 1)
-    return times(c, times(c, c.total, let_settle_0(c, loser)),
-                 (2 if ((c.h.seat == c.h.dealer) or c.losers[loser].dealer) else 1))
+    if c.let_stamp[14 + loser] != c.stamp:  # computed once per decomposition and loser
+        c.let_value[14 + loser] = times(c, times(c, c.total, let_settle_0(c, loser)),
+                                        (2 if ((c.h.seat == c.h.dealer) or c.losers[loser].dealer) else 1))
+        c.let_stamp[14 + loser] = c.stamp
+    return c.let_value[14 + loser]
 
 # ================================================================ settlement
 

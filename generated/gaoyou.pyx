@@ -747,7 +747,11 @@ cdef void value_fans(Ctx* c) noexcept nogil:
 # specs/gaoyou.mj:131
 cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 差 = total + sum(losers, loser_total) - 3 * loser_total
-    return minus(c, plus(c, c.total, sum_14_losers(c, loser)), times(c, 3, c.share_total[loser]))
+    if c.let_stamp[0 + loser] != c.stamp:  # computed once per decomposition and loser
+        c.let_value[0 + loser] = minus(c, plus(c, c.total, sum_14_losers(c, loser)), times(c, 3,
+                                                                                           c.share_total[loser]))
+        c.let_stamp[0 + loser] = c.stamp
+    return c.let_value[0 + loser]
 
 # ================================================================ settlement
 

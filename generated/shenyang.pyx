@@ -861,7 +861,10 @@ cdef void value_fans(Ctx* c) noexcept nogil:
 # specs/shenyang.mj:106
 cdef long long let_settle_0_share(Ctx* c, int loser) noexcept nogil:
     # let share = 2 ^ min(total + loser_total, 21)
-    return power(c, 2, min(plus(c, c.total, c.share_total[loser]), 21))
+    if c.let_stamp[0 + loser] != c.stamp:  # computed once per decomposition and loser
+        c.let_value[0 + loser] = power(c, 2, min(plus(c, c.total, c.share_total[loser]), 21))
+        c.let_stamp[0 + loser] = c.stamp
+    return c.let_value[0 + loser]
 
 # ================================================================ settlement
 

@@ -612,7 +612,10 @@ cdef void value_fans(Ctx* c) noexcept nogil:
 # specs/sichuan.mj:148
 cdef long long let_settle_0_value(Ctx* c, int loser) noexcept nogil:
     # let value = 2 ^ (total - 1)
-    return power(c, 2, minus(c, c.total, 1))
+    if c.let_stamp[0 + loser] != c.stamp:  # computed once per decomposition and loser
+        c.let_value[0 + loser] = power(c, 2, minus(c, c.total, 1))
+        c.let_stamp[0 + loser] = c.stamp
+    return c.let_value[0 + loser]
 
 # ================================================================ settlement
 

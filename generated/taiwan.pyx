@@ -1028,7 +1028,10 @@ cdef void value_fans(Ctx* c) noexcept nogil:
 # specs/taiwan.mj:185
 cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 台數 = paid + loser_total
-    return plus(c, paid_amount(c), c.share_total[loser])
+    if c.let_stamp[0 + loser] != c.stamp:  # computed once per decomposition and loser
+        c.let_value[0 + loser] = plus(c, paid_amount(c), c.share_total[loser])
+        c.let_stamp[0 + loser] = c.stamp
+    return c.let_value[0 + loser]
 
 # ================================================================ settlement
 

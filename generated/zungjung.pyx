@@ -1361,15 +1361,23 @@ cdef long long score_late_fans(Ctx* c) noexcept nogil:
 # specs/zungjung.mj:273
 cdef long long let_settle_0(Ctx* c, int loser) noexcept nogil:
     # let 放銃付 = paid if uniform or paid <= par else 3 * paid - 2 * par
-    return (paid_amount(c) if (c.h.options[OPT_uniform] or (paid_amount(c) <= c.h.options[OPT_par])) else minus(c,
-                                                                                                                times(c, 3, paid_amount(c)),
-                                                                                                                times(c, 2, c.h.options[OPT_par])))
+    if c.let_stamp[5 + loser] != c.stamp:  # computed once per decomposition and loser
+        c.let_value[5 + loser] = (paid_amount(c) if (c.h.options[OPT_uniform]
+                                                     or (paid_amount(c) <= c.h.options[OPT_par])) else minus(c,
+                                                                                                             times(c, 3, paid_amount(c)),
+                                                                                                             times(c, 2, c.h.options[OPT_par])))
+        c.let_stamp[5 + loser] = c.stamp
+    return c.let_value[5 + loser]
 
 
 # specs/zungjung.mj:274
 cdef long long let_settle_1(Ctx* c, int loser) noexcept nogil:
     # let 旁付 = paid if uniform else min(paid, par)
-    return (paid_amount(c) if c.h.options[OPT_uniform] else min(paid_amount(c), c.h.options[OPT_par]))
+    if c.let_stamp[9 + loser] != c.stamp:  # computed once per decomposition and loser
+        c.let_value[9 + loser] = (paid_amount(c) if c.h.options[OPT_uniform] else min(paid_amount(c),
+                                                                                      c.h.options[OPT_par]))
+        c.let_stamp[9 + loser] = c.stamp
+    return c.let_value[9 + loser]
 
 # ================================================================ settlement
 

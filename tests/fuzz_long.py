@@ -31,9 +31,9 @@ from dsl.book import model, render
 from dsl.compiled import codegen
 from dsl.frontend.ir import Spec
 from dsl.frontend.lint import warnings
-from dsl.frontend.parser import parse
+from dsl.frontend.parser import MAX_DOC, MAX_NAME, MAX_TITLE, parse
 from dsl.frontend.resolve import check, load_spec, resolve
-from dsl.frontend.source import Source, SpecError
+from dsl.frontend.source import MAX_SPEC_BYTES, Source, SpecError
 from dsl.interp.interpreter import Interpreter
 from dsl.paths import SPECS_DIR, bundled_specs
 
@@ -58,6 +58,8 @@ def mutate(text: str, rng: random.Random) -> str:
 
 
 def _mutate_once(text: str, rng: random.Random, kind: str) -> str:
+    if kind in COST_MUTATIONS:
+        return COST_MUTATIONS[kind](text, rng)
     if kind == "escape":  # inside a string: just after an opening quote
         quotes = [m.end() for m in re.finditer(r'(?<![\\"])"(?!")', text)]
         return _insert(text, rng.choice(quotes) if quotes else 0, rng.choice(ESCAPES))
@@ -88,6 +90,85 @@ def _mutate_once(text: str, rng: random.Random, kind: str) -> str:
 
 def _insert(text: str, at: int, piece: str) -> str:
     return text[:at] + piece + text[at:]
+
+
+# ---------------------------------------------------------------- specs that would make a case costly
+# Each family adds to a spec what once made one case take seconds or gigabytes; the spec must be refused with a
+# diagnostic, or its examples scored at once (_exercise), the examples these families add included.
+
+
+def _let_chain(text: str, rng: random.Random) -> str:
+    """`let`s each the sum of the one before with itself, read by a fan: 2^n evaluations when read naively."""
+    n = rng.randint(10, 40)
+    first = rng.choice(["1", "suits", "count(tiles)", "2 ^ 40", "9" * 18])
+    lets = f"let 链0 = {first}\n" + "".join(f"let 链{i} = 链{i - 1} + 链{i - 1}\n" for i in range(1, n + 1))
+    return _appended(text, lets + f'fan 链链 "Let chain" 1: 链{n} > 0\n')
+
+
+def _nested_powers(text: str, rng: random.Random) -> str:
+    """A power of a power of a power, of numbers or of a value of the hand, as a fan's value or condition."""
+    base = rng.choice(["2", "3", "-2", "1", "0", "suits", "count(tiles)"])
+    exponent = rng.choice(["10000", "999", "99", "3", "0", "-1", "(suits - 3)"])
+    power = f"(({base} ^ {exponent}) ^ {exponent}) ^ {exponent}"
+    fan = rng.choice([f'fan 幂幂 "Powers" ({power}): true', f'fan 幂幂 "Powers" 1: {power} > 0'])
+    return _appended(text, fan + "\n")
+
+
+def _flower_melds(text: str, rng: random.Random) -> str:
+    """A suit of flowers with many copies, a kind that lays them aside, fans over every few groups, and examples
+    that lay many of them aside (one of a 14-tile hand, one of a 17-tile one)."""
+    if "tiles:\n" not in text:
+        return text
+    copies = rng.randint(1, 8)
+    blooms = ", ".join(f'Q{i} "Bloom {i}"' for i in range(1, 10))
+    text = text.replace("tiles:\n", f'tiles:\n    flowers q 葩 "Blooms" ×{copies}: {blooms}\n', 1)
+    fans = "".join(f'fan 葩组{k} "Blooms {k}" 1 each: combinations(groups, {rng.randint(2, 4)}, 葩 and same(suit))\n'
+                   for k in range(rng.randint(1, 3)))
+    laid = ", ".join(f"葩牌 {1 + i % 9}q" for i in range(rng.randint(1, 9 * copies + 2)))
+    examples = "".join(f'example "blooms laid aside":\n    hand {hand}\n    melds {laid}\n    win 4p\n'
+                       for hand in ("123m 456m 789m 11p 23p", "123m 456m 789m 11p 23p 789s"))
+    return _appended(text, f'meld 葩牌 "Bloom laid aside" = one of 葩\n{fans}{examples}')
+
+
+FRACTIONS = ['fan 分分 "Half" (1/2): true', 'fan 分分 "Half" 1 each: count(tiles) / 3',
+             'fan 分分 "Half" (roundup(count(tiles) / 3, 1)): true', 'fan 分分 "Half" 1: count(tiles) / 3 > 4',
+             'fan 分分 "Half" 1: 2 ^ (1/2) > 0', 'fan 分分 "Half" (2 ^ (suits - 3)): true',
+             'fan 分分 "Half" 1: 1 / (suits - suits) > 0', 'let 分分 = suits / 2\nfan 分分分 "Half" (分分 * 2): true']
+
+
+def _fractions(text: str, rng: random.Random) -> str:
+    """A division where a whole number is needed, rounded, compared or as an exponent; or a number of the spec
+    divided where it stands."""
+    if rng.random() < 0.5:
+        return _appended(text, rng.choice(FRACTIONS) + "\n")
+    spots = list(re.finditer(r"(?<=[ (])\d+(?=[ ):,])", text))
+    if not spots:
+        return text
+    spot = rng.choice(spots)
+    return text[:spot.start()] + f"({spot.group()} / {rng.choice(['2', '3', '0'])})" + text[spot.end():]
+
+
+def _oversize(text: str, rng: random.Random) -> str:
+    """The spec just within or past its size bound, or a title, doc or name just within or past its own."""
+    kind, over = rng.randrange(4), rng.choice([-1, 1])
+    if kind == 0:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        return text + "#" * max(0, MAX_SPEC_BYTES - size - 1 + over * rng.randint(1, 100)) + "\n"
+    if kind == 1:
+        return re.sub(r'"[^"\n]*"', lambda m: '"' + "题" * (MAX_TITLE + over) + '"', text, count=1)
+    if kind == 2:
+        return _appended(text, f'doc """{"文" * (MAX_DOC + over)}"""\n')
+    name = "名" * (MAX_NAME + over)
+    return _appended(text, f'let {name} = 1\nfan {name[:-1]}番 "Long name" 1: {name} > 0\n')
+
+
+def _appended(text: str, lines: str) -> str:
+    return text + ("" if text.endswith("\n") else "\n") + lines
+
+
+COST_MUTATIONS = {"let_chain": _let_chain, "nested_powers": _nested_powers, "flower_melds": _flower_melds,
+                  "fractions": _fractions, "oversize": _oversize}
+MUTATIONS += tuple(COST_MUTATIONS)
 
 
 def spec_outcome(text: str, path: str) -> str:
@@ -129,9 +210,10 @@ def _check_diagnostics(exc: SpecError) -> None:
 def _exercise(spec: Spec) -> str:
     warnings(spec)
     checker = Interpreter(spec)
-    for example in spec.examples[:3]:
+    for example in spec.examples[:3] + spec.examples[-2:]:  # the last: what a mutation appended
         result = checker.evaluate(example.case_dict())
         assert result["ok"] in (True, False)
+        json.dumps(result, allow_nan=False)  # what `mjdsl score --jsonl` writes
     return "valid"
 
 

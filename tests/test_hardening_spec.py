@@ -149,7 +149,7 @@ def test_a_huge_exponent_fails_fast_instead_of_computing_for_ever(tmp_path):
     assert spec is not None
     result = Interpreter(spec).evaluate({"hand": "123m456m789m11p23p", "win": "4p"})
     # refused before computing: 2 ^ 1000000000000 itself would never finish
-    assert result["ok"] is False and "2 ^ 1000000000000: the exponent is over" in result["error"]
+    assert result["ok"] is False and "2 ^ 1000000000000 is beyond 128 bits" in result["error"]
 
 
 def test_roundup_to_a_step_of_zero_is_a_diagnostic(tmp_path):

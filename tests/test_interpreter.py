@@ -81,7 +81,7 @@ def test_requirement_reason_and_minimum(spec_of):
 def test_best_decomposition_wins(spec_of):
     spec = spec_of("""
         fan 碰碰 6: count(chows) == 0
-        fan 一般高 1 each: count(chows) / 3
+        fan 一般高 1: count(chows) == 3
     """)
     # 111222333m 456p 77z: three pungs (碰碰 needs four, so 0) or three identical chows (一般高 1).
     # 111222333m 444p 77z: as pungs 碰碰 6; as chows 1 -> the pung reading is best.

@@ -173,7 +173,7 @@ fan 七 "Pairs" 4: shape == seven_pairs
 fan 幺 "Orphans" 13: shape == thirteen_orphans
 fan 风 "Wind" 1 each: count(pungs, tile == seat_wind) + count(pungs, tile == round_wind)
 fan 花 "Flowers" 1 each: flowers
-fan 分 "Fraction" (bonus / 2) each: count(pairs, 幺九)
+fan 分 "Half" (roundup(bonus / 2, 1)) each: count(pairs, 幺九)
 fan 顺 "Runs" 1 each: combinations(chows, 2, same(suit) and step == 3)
 fan 门 "Closed" 2: 门清 and abs(suits - 2) <= max(1, min(bonus, 3))
 fan 亮牌 "Shown" 1: any(groups, 亮)
@@ -186,7 +186,7 @@ loser fan 闭 "Closed loser" 1: not loser.opened
 settle:
     let base = 2 ^ (total - 1) + loser_total
     self_drawn: each loser pays base
-    discard: discarder pays sum(losers, base); each other pays total / 3
+    discard: discarder pays sum(losers, base); each other pays roundup(total / 3, 1)
 """
 
 

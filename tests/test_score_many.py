@@ -9,7 +9,6 @@ import subprocess
 import sys
 import warnings
 from collections.abc import Iterator, Mapping
-from fractions import Fraction
 
 import pytest
 
@@ -26,10 +25,8 @@ tiles:
     honors z 字 "Honors" ×4: 东 "East", 南 "South", 西 "West", 北 "North", 白 "White", 发 "Green", 中 "Red"
 melds chow, pung
 context self_drawn
-option half "Half of it" = 2
 option power "Power of two" = 1
 fan 平 "Plain" 1: shape == standard
-fan 半 "Half" (half / 2): shape == standard
 fan 幂 "Power" (2 ^ power): shape == standard
 """
 
@@ -177,19 +174,20 @@ def test_a_dora_indicator_given_as_a_str_enum_counts_its_dora():
 
 def test_numbers_beyond_the_arrays_are_error_entries_of_their_own(numbers):
     compiled, interpreter = numbers
-    # 平 1, 半 half / 2, 幂 2 ^ power. Options 2 and 1: 1 + 1 + 2 = 4. half 1: 半 is 1/2, the total 7/2.
-    # power 62: 1 + 1 + 2^62 fits 64 bits; power 63: 2^63 + 2 does not (the largest is 2^63 - 1).
-    options = [{}, {"half": 1}, {"power": 62}, {"power": 63}, {}]
+    # 平 1, 幂 2 ^ power. Option power 1: 1 + 2 = 3. Power 62: 1 + 2^62 fits 64 bits; power 63: 2^63 + 1 does
+    # not (the largest is 2^63 - 1); power 200: 2^200 is past the 128 bits any value of a spec may take.
+    options = [{}, {"power": 200}, {"power": 62}, {"power": 63}, {}]
     cases = [PLAIN | {"options": o} for o in options] + [{"hand": "1x"}]
     results = [compiled.evaluate(case) for case in cases]
-    assert [r.get("total") for r in results] == [4, Fraction(7, 2), 2 ** 62 + 2, 2 ** 63 + 2, 4, None]
+    assert [r.get("total") for r in results] == [3, None, 2 ** 62 + 1, 2 ** 63 + 1, 3, None]
+    assert "2 ^ 200 is beyond 128 bits" in results[1]["error"]
     scores = compiled.score_many(cases)
     assert list(scores.status) == [1, -1, 1, -1, 1, -1]
-    assert list(scores.total) == [4, 0, 2 ** 62 + 2, 0, 4, 0]
-    assert scores.fans_of(2) == [("平", 1, 1), ("半", 1, 1), ("幂", 2 ** 62, 1)] and scores.fans_of(1) == []
+    assert list(scores.total) == [3, 0, 2 ** 62 + 1, 0, 3, 0]
+    assert scores.fans_of(2) == [("平", 1, 1), ("幂", 2 ** 62, 1)] and scores.fans_of(1) == []
     assert scores.error_of(0) is None and scores.error_of(5) == results[5]["error"]
-    assert scores.error_of(1).startswith("the total is 7/2, not a whole number")
-    assert scores.error_of(3).startswith(f"the total is {2 ** 63 + 2}, beyond 64 bits")
+    assert scores.error_of(1) == results[1]["error"]
+    assert scores.error_of(3).startswith(f"the total is {2 ** 63 + 1}, beyond 64 bits")
     assert columns(interpreter.score_many(cases)) == columns(scores)
 
 

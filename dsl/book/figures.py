@@ -85,6 +85,9 @@ _PAD = 14
 _BOX_PAD = 8
 _BOX_HEAD = 24  # room for the group's name above its members
 _MAX_WIDTH = 720  # columns wrap below this width, so the figure stays legible on a phone
+# Past this many arcs and group memberships (mcr has 118 arcs) no figure is drawn: it could no longer be read,
+# and its size would grow with each arc's length; the book lists every exclusion in its text all the same.
+MAX_FIGURE_LINKS = 500
 
 
 @dataclass(frozen=True)
@@ -144,8 +147,11 @@ def edge_label(pattern: ir.Pattern, exclusion: ir.Exclusion) -> str:
 
 
 def exclusion_graph(spec: ir.Spec) -> str | None:
-    """The 不计 edges and exclusive groups as a standalone SVG figure; None when the spec has neither."""
+    """The 不计 edges and exclusive groups as a standalone SVG figure; None when the spec has neither, or more of
+    them than MAX_FIGURE_LINKS."""
     edges = exclusion_edges(spec)
+    if len(edges) + sum(len(g.members) for g in spec.exclusive_groups) > MAX_FIGURE_LINKS:
+        return None
     columns = _columns(spec, edges)
     if not columns:
         return None

@@ -130,8 +130,9 @@ def book(spec: ir.Spec) -> Book:
     prose = Prose(spec)
     checker = Interpreter(spec)
     examples = tuple(worked_example(spec, i + 1, e, checker) for i, e in enumerate(spec.examples))
-    ordered = figures.sorted_patterns(spec)
-    entries = tuple(_pattern_entry(spec, p, prose, examples) for p in ordered)
+    edges = figures.exclusion_edges(spec)
+    links = _Links.of(spec, edges, examples)
+    entries = tuple(_pattern_entry(p, prose, links) for p in figures.sorted_patterns(spec))
     settlement = spec.settlement
     return Book(
         spec=spec,
@@ -154,7 +155,7 @@ def book(spec: ir.Spec) -> Book:
         minimum_amount=minimum_amount(spec),
         patterns=tuple(e for e in entries if e.pattern.scope == "hand"),
         loser_patterns=tuple(e for e in entries if e.pattern.scope != "hand"),
-        edges=tuple(figures.edge_label(p, x) for p, x in figures.exclusion_edges(spec)),
+        edges=tuple(figures.edge_label(p, x) for p, x in edges),
         graph=figures.exclusion_graph(spec),
         score=tuple(Reading(b.name, None, formula(b.expr), prose.reading(b.expr)) for b in spec.score),
         bindings=tuple(Reading(b.name, None, formula(b.expr), prose.reading(b.expr))
@@ -187,9 +188,36 @@ def cap_sentence(spec: ir.Spec) -> str | None:
             f"{unless}, and a result shows both the total and what is paid.")
 
 
-def _pattern_entry(spec: ir.Spec, p: ir.Pattern, prose: Prose,
-                   examples: tuple[WorkedExample, ...]) -> PatternEntry:
-    excluded_by = tuple((q.name, figures.times_text(x)) for q, x in figures.exclusion_edges(spec) if x.target == p.name)
+@dataclass(frozen=True)
+class _Links:
+    """What the book says about each fan besides its own rule, gathered in one pass over the spec (a fan's entry
+    looks it up, so the book takes time in proportion to the spec's size)."""
+
+    excluded_by: dict[str, tuple[tuple[str, str], ...]]  # fan -> the (fan, " ×n") that exclude it
+    groups: dict[str, tuple[ir.ExclusiveGroup, ...]]  # fan -> the exclusive groups it is in
+    example: dict[str, WorkedExample]  # fan -> the first worked example that counts it
+
+    @classmethod
+    def of(cls, spec: ir.Spec, edges: list[tuple[ir.Pattern, ir.Exclusion]],
+           examples: tuple[WorkedExample, ...]) -> _Links:
+        excluded_by: dict[str, list[tuple[str, str]]] = {}
+        for q, x in edges:
+            excluded_by.setdefault(x.target, []).append((q.name, figures.times_text(x)))
+        groups: dict[str, list[ir.ExclusiveGroup]] = {}
+        for group in spec.exclusive_groups:
+            for member in group.members:
+                found = groups.setdefault(member, [])
+                if not found or found[-1] is not group:  # a member written twice is in its group once
+                    found.append(group)
+        example: dict[str, WorkedExample] = {}
+        for e in examples:
+            for name in _counted(e.result):
+                example.setdefault(name, e)
+        return cls({name: tuple(by) for name, by in excluded_by.items()},
+                   {name: tuple(gs) for name, gs in groups.items()}, example)
+
+
+def _pattern_entry(p: ir.Pattern, prose: Prose, links: _Links) -> PatternEntry:
     return PatternEntry(
         pattern=p,
         value=value_text(p.value),
@@ -197,9 +225,9 @@ def _pattern_entry(spec: ir.Spec, p: ir.Pattern, prose: Prose,
         rule=formula(p.condition),
         description=describe_pattern(p, prose),
         excludes=tuple((x.target, figures.times_text(x)) for x in p.excludes),
-        excluded_by=excluded_by,
-        groups=tuple(g for g in spec.exclusive_groups if p.name in g.members),
-        example=next((e for e in examples if p.name in _counted(e.result)), None),
+        excluded_by=links.excluded_by.get(p.name, ()),
+        groups=links.groups.get(p.name, ()),
+        example=links.example.get(p.name),
     )
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
-from numbers import Rational
 from typing import NamedTuple
 
 INT64 = range(-(2 ** 63), 2 ** 63)
@@ -55,7 +54,7 @@ class Scores:
 
 def compact(result: Mapping, fan_names: Sequence[str]) -> Compact | str:
     """A result of evaluate in compact form, or the message of an error entry: the case's own error, or why
-    the arrays cannot hold its result (a total, fan value or count that is a fraction or beyond 64 bits)."""
+    the arrays cannot hold its result (a total, fan value or count beyond 64 bits)."""
     if not result["ok"]:
         return result["error"]
     try:
@@ -71,13 +70,12 @@ class BeyondArraysError(ValueError):
     """A number of a result that the arrays of Scores cannot hold."""
 
 
-def _int64(what: str, number: object) -> int:
-    """A whole number within 64 bits as an int, else BeyondArraysError saying what it is."""
-    if not isinstance(number, Rational) or number.denominator != 1:
-        raise BeyondArraysError(f"{what} is {number}, not a whole number")
-    if number.numerator not in INT64:
+def _int64(what: str, number: int) -> int:
+    """The number when it is within 64 bits, else BeyondArraysError saying what it is (results are whole numbers:
+    dsl.frontend.typecheck)."""
+    if number not in INT64:
         raise BeyondArraysError(f"{what} is {number}, beyond 64 bits")
-    return int(number.numerator)
+    return number
 
 
 def scores_of(results: Iterable[Mapping], fan_names: tuple[str, ...]) -> Scores:

@@ -13,7 +13,7 @@ from dsl.compiled.emit import Aggregate, Emitter, Where, reads_waits
 from dsl.compiled.layout import literal_lines, location, shown_path, source_text
 from dsl.compiled.tables import Tables
 from dsl.frontend import ir, ir_json
-from dsl.vocabulary import COMBINING_PRINCIPLES, PRINCIPLES
+from dsl.vocabulary import COMBINING_PRINCIPLES, PRINCIPLES, RUNTIME_LIMITS
 
 # The IR fields this back end reads; a field added to the IR later stops generation while it is set.
 KNOWN_FIELDS = {
@@ -89,13 +89,16 @@ class Requirement:
 
 @dataclass
 class Binding:
-    """A `let` (top-level, of `score:` or of `settle:`) as a C function."""
+    """A `let` (top-level, of `score:` or of `settle:`) as a C function that computes it once per decomposition
+    (and loser), keeping its value in Ctx.let_value[slot] (settlement `let`s: one slot per loser from slot)."""
 
     name: str
     function: str
     source: str
     location: str
     expr: str
+    slot: int
+    per_loser: bool = False
 
 
 @dataclass
@@ -176,12 +179,15 @@ class Model:
 
     def _definitions(self) -> None:
         for i, b in enumerate(self.spec.definitions):
-            self.definitions.append(self._binding(names.LET, i, b, Where("hand")))
+            self.definitions.append(self._binding(names.LET, i, b, self.emitter.expr(b.expr, Where("hand")).text))
             self.emitter.definitions[b.name] = self.definitions[-1].function
 
-    def _binding(self, prefix: str, index: int, b: ir.Binding, where: Where) -> Binding:
-        return Binding(b.name, names.numbered(prefix, index, b.name), source_text(b.span), location(b.span),
-                       self.emitter.number(b.expr, where))
+    def _binding(self, prefix: str, index: int, b: ir.Binding, code: str, per_loser: bool = False) -> Binding:
+        """The next `let` function, its value in the next free slots (tables.let_slots counts them)."""
+        taken = self.definitions + [binding for binding, _ in self.scores] + self.bindings
+        slot = sum(RUNTIME_LIMITS["MAX_PLAYERS"] if t.per_loser else 1 for t in taken)
+        return Binding(b.name, names.numbered(prefix, index, b.name), source_text(b.span), location(b.span), code,
+                       slot, per_loser)
 
     def _fans(self) -> None:
         fans = self.spec.patterns + self.spec.loser_patterns
@@ -253,14 +259,14 @@ class Model:
     def _scores(self) -> None:
         for i, b in enumerate(self.spec.score):
             code = self.emitter.expr(b.expr, Where("score"))
-            binding = Binding(b.name, names.numbered(names.SCORE, i, b.name), source_text(b.span), location(b.span),
-                              code.text)
+            binding = self._binding(names.SCORE, i, b, code.text)
             self.scores.append((binding, code.kind))
             self.emitter.scores[b.name] = binding.function
 
     def _settlement(self, settlement: ir.Settlement) -> None:
         for i, b in enumerate(settlement.bindings):
-            self.bindings.append(self._binding(names.SETTLE_LET, i, b, Where("settle", loser="loser")))
+            code = self.emitter.number(b.expr, Where("settle", loser="loser"))
+            self.bindings.append(self._binding(names.SETTLE_LET, i, b, code, per_loser=True))
             self.emitter.bindings[b.name] = self.bindings[-1].function
         self.rules = [self._payment_rule(rule) for rule in settlement.rules]
         if settlement.pot is not None:

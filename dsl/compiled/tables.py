@@ -128,7 +128,7 @@ class Tables:
             "hand_sets": (len(spec.per_hand_tilesets()), "MAX_HAND_SETS"),
             "set_terms": (max([len(ts.indicated) for ts in spec.per_hand_tilesets()] or [0]), "MAX_SET_TERMS"),
             "scores": (len(spec.score), "MAX_SCORES"), "meld_kinds": (len(spec.meld_kinds), "MAX_MELD_KINDS"),
-            "shapes": (len(spec.shapes), "MAX_SHAPES"), "lets": (len(spec.definitions), "MAX_LETS")}
+            "shapes": (len(spec.shapes), "MAX_SHAPES"), "let_values": (let_slots(spec), "MAX_LETS")}
         for name, (size, limit) in sizes.items():
             if size > RUNTIME_LIMITS[limit]:
                 raise CodegenError(f"{spec.path}: {size} {name.replace('_', ' ')}; the compiled checker holds at "
@@ -360,3 +360,10 @@ class Tables:
         """Per tile: a bit of its numbered suit, for `suits` (0 for other tiles)."""
         codes = list(dict.fromkeys(t.suit for t in self.spec.tiles if t.numbered))
         return [1 << codes.index(t.suit) if t.numbered else 0 for t in self.spec.tiles]
+
+
+def let_slots(spec: ir.Spec) -> int:
+    """Slots of Ctx.let_value the spec's `let`s take (model.Binding): one per top-level and `score:` let, one per
+    player for each settlement let."""
+    settled = len(spec.settlement.bindings) if spec.settlement is not None else 0
+    return len(spec.definitions) + len(spec.score) + RUNTIME_LIMITS["MAX_PLAYERS"] * settled

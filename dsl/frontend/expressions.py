@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from dsl.frontend import ast, ir
+from dsl.frontend import arithmetic, ast, ir
 from dsl.frontend.builtin_names import (
     AGGREGATES,
     COMBO_ATTRS,
@@ -60,9 +60,14 @@ class Names:
 
     def expr(self, e: ast.Expr, scope: Scope, what: str = "a condition", wanted: tuple[str, ...] = TRUTHY
              ) -> ir.Expr:
-        """Resolve names, then check that the expression has a type the place it stands in accepts."""
-        expr = ExprResolver(self, scope).resolve(e)
+        """Resolve names, then check the expression (see `checked`)."""
+        return self.checked(ExprResolver(self, scope).resolve(e), wanted, what)
+
+    def checked(self, expr: ir.Expr, wanted: tuple[str, ...], what: str) -> ir.Expr:
+        """The expression, once it has a type the place it stands in accepts and its parts made of numbers alone
+        have values within the bounds of dsl.frontend.arithmetic."""
         self.types.expect(expr, wanted, what)
+        arithmetic.check_constants(expr)
         return expr
 
     def pattern_name(self, name: ast.Name, names: Iterable[str] | None = None) -> str:

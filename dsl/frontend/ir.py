@@ -276,11 +276,16 @@ def walk(expr: Expr | None) -> Iterator[Expr]:
     if expr is None:
         return
     yield expr
+    for child in children(expr):
+        yield from walk(child)
+
+
+def children(expr: Expr) -> Iterator[Expr]:
+    """The expressions directly inside an expression."""
     for value in vars(expr).values():
-        children = value if isinstance(value, tuple) else (value,)
-        for child in children:
+        for child in value if isinstance(value, tuple) else (value,):
             if isinstance(child, Expr):
-                yield from walk(child)
+                yield child
 
 
 # ---------------------------------------------------------------- rules

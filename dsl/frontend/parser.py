@@ -134,6 +134,7 @@ def _dedent_error(source: Source) -> Diagnostic:
 
 
 def parse(source: Source) -> ast.Module:
+    source.check_size()
     text = source.text if source.text.endswith("\n") else source.text + "\n"
     try:
         tree = _lark().parse(text)
@@ -158,6 +159,12 @@ def parse_file(path: str) -> ast.Module:
 # bundled specs nest at most 20 levels, counting from the top of the file.
 MAX_NESTING = 100
 MAX_DIGITS = 18  # a number of a spec fits a 64-bit integer
+# Text a spec gives reaches the checker module, the rule book and every message: its length is bounded. The
+# bundled specs' longest doc has 5,500 characters, their longest title or description 110, their longest name 18.
+MAX_DOC = 20_000  # characters of a `doc` string
+MAX_TITLE = 200  # characters of any other string: a title, an English name, a description
+MAX_NAME = 1000  # characters of a name (a case's strings are shorter: a spec may name what no case can)
+DOCS = ("doc", "example_doc", "preset_source")  # the rules whose string is a doc (or a citation)
 
 
 def _check_limits(tree: Tree, source: Source) -> None:
@@ -173,21 +180,28 @@ def _check_limits(tree: Tree, source: Source) -> None:
             if isinstance(child, Tree):
                 pending.append((child, depth + 1))
             elif isinstance(child, Token):
-                _check_token(child, source)
+                _check_token(child, source, node.data in DOCS)
 
 
-def _check_token(token: Token, source: Source) -> None:
+def _check_token(token: Token, source: Source, doc: bool) -> None:
     problem = None
     if token.type == "INT" and len(token) > MAX_DIGITS:
         problem = f"a number of {len(token)} digits is too large (at most {MAX_DIGITS} digits)"
+    elif token.type == "NAME" and len(token) > MAX_NAME:
+        problem = f"a name of {len(token):,} characters is too long (at most {MAX_NAME:,})"
     elif token.type == "STRING":
         try:
-            _string(token)
+            _check_length(_string(token), MAX_DOC if doc else MAX_TITLE, "doc" if doc else "string")
         except ValueError as exc:
             problem = str(exc)
     if problem is not None:
         span = Span(source, token.line, token.column, token.end_line, token.end_column)
         raise error(problem, span)
+
+
+def _check_length(text: str, limit: int, what: str) -> None:
+    if len(text) > limit:
+        raise ValueError(f"a {what} of {len(text):,} characters is too long (at most {limit:,})")
 
 
 def _string(token: Token) -> str:

@@ -3,8 +3,8 @@
 This module runs the jobs in order, each in its own module: extends (a spec merged with its parents and
 imports), declarations (tiles, tile sets, meld kinds, shapes, context keys, options), expressions (every name
 bound in its scope; the spec's `let`s and fans as they become known), fans (values, 不计 exclusions, exclusive
-groups, scoring order), settlement, presets (named rule sets of option values), examples, resolve_rounds (the
-`round:` rules and worked rounds). lint warns about a spec that resolved.
+groups, scoring order), settlement, presets (named rule sets of option values), bounds (the work a case may
+take), examples, resolve_rounds (the `round:` rules and worked rounds). lint warns about a spec that resolved.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
-from dsl.frontend import ast, fans, ir, presets, settlement
+from dsl.frontend import ast, bounds, fans, ir, presets, settlement
 from dsl.frontend.declarations import Declared, unit_and_cap
 from dsl.frontend.examples import example
 from dsl.frontend.expressions import Names
@@ -22,7 +22,7 @@ from dsl.frontend.lint import warnings
 from dsl.frontend.parser import parse
 from dsl.frontend.resolve_rounds import round_example, round_rules
 from dsl.frontend.source import Diagnostic, Source, Span, SpecError, error
-from dsl.frontend.typecheck import BOOL, NUMBER, TEXT, TILE
+from dsl.frontend.typecheck import LET_TYPES
 
 
 def load_spec(name_or_path: str) -> ir.Spec:
@@ -46,7 +46,9 @@ def resolve_file(path: Path) -> ir.Spec:
 
 def resolve(module: ast.Module, source: Source) -> ir.Spec:
     names = Names(Declared(_declarations(module, source)))
-    spec = replace(_spec(names, source.path), examples=tuple(example(names, e) for e in names.d.examples))
+    spec = _spec(names, source.path)
+    bounds.check_combinations(spec)
+    spec = replace(spec, examples=tuple(example(names, e) for e in names.d.examples))
     if names.d.rounds is None and not names.d.round_examples:
         return spec
     rounds = round_rules(names, names.d.rounds) if names.d.rounds is not None else None
@@ -109,7 +111,10 @@ def _rule_spans(d: Declarations) -> tuple[tuple[str, Span], ...]:
 def _definitions(names: Names) -> None:
     """Top-level `let`s, in order: each may use the ones before it."""
     for decl in names.d.definitions.values():
-        expr = names.expr(decl.expr, names.scope("hand"), "a `let` value", (NUMBER, BOOL, TEXT, TILE))
+        expr = names.expr(decl.expr, names.scope("hand"), "a `let` value", LET_TYPES)
+        late = next((e for e in ir.walk(expr) if isinstance(e, ir.Var) and e.scope == "late"), None)
+        if late is not None:  # a `let` is worked out once per reading, before the fans scored last are known
+            raise error(f"{late.name!r} is only known to a fan's own condition, not to a `let`", late.span)
         names.binding_types[decl.name.text] = names.types.type(expr)
         names.definitions += (ir.Binding(decl.name.text, expr, decl.span),)
 

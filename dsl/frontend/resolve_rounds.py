@@ -14,7 +14,7 @@ from dsl.frontend.examples import amounts, distinct_seats, example, example_comm
 from dsl.frontend.expressions import ExprResolver, Names, Scope
 from dsl.frontend.presets import example_options
 from dsl.frontend.source import Span, error, suggest
-from dsl.frontend.typecheck import BOOL, NUMBER, PLAYER_TYPES, ROUND_END_TYPES, TRUTHY
+from dsl.frontend.typecheck import BOOL, FRACTION, NUMBER, PLAYER_TYPES, ROUND_END_TYPES, TRUTHY
 
 # Only a draw check's amount sees both sides, and only there is `best` known (it needs a payer).
 PAIR_ATTRS = PLAYER_TYPES
@@ -26,7 +26,7 @@ KONG_PAYERS = ("each other", "discarder")
 def round_rules(r: Names, decl: ast.RoundRules) -> ir.RoundRules:
     bindings: list[ir.Binding] = []
     for b in decl.bindings:
-        expr = _player_expr(r, b.expr, [x.name for x in bindings], "a `let` value", (NUMBER, BOOL))
+        expr = _player_expr(r, b.expr, [x.name for x in bindings], "a `let` value", (NUMBER, FRACTION, BOOL))
         r.binding_types[b.name.text] = r.types.type(expr)
         bindings.append(ir.Binding(b.name.text, expr, b.span))
     names = [b.name for b in bindings]
@@ -81,8 +81,7 @@ def _next_hand_set(r: Names, decl: ast.NextHandSet) -> ir.NextHandSet:
         raise error(f"{decl.key.text!r} is not an integer context key of the spec", decl.key.span,
                     suggest(decl.key.text, keys) or "declare it with `context NAME int LOW..HIGH \"...\"`")
     expr = RoundEndResolver(r, Scope("round_end"), False).resolve(decl.expr)
-    r.types.expect(expr, (NUMBER,), "the value of a context key")
-    return ir.NextHandSet(decl.key.text, expr, decl.span)
+    return ir.NextHandSet(decl.key.text, r.checked(expr, (NUMBER,), "the value of a context key"), decl.span)
 
 
 def _kong_kind(r: Names, name: str, span: Span) -> None:
@@ -105,9 +104,7 @@ def _flag(r: Names, name: ast.Name) -> str:
 
 def _player_expr(r: Names, e: ast.Expr, names: list[str], what: str, wanted: tuple[str, ...] = TRUTHY,
                  sides: bool = False) -> ir.Expr:
-    expr = PlayerExprResolver(r, Scope("player", bindings=tuple(names)), sides).resolve(e)
-    r.types.expect(expr, wanted, what)
-    return expr
+    return r.checked(PlayerExprResolver(r, Scope("player", bindings=tuple(names)), sides).resolve(e), wanted, what)
 
 
 class PlayerExprResolver(ExprResolver):

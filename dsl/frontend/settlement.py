@@ -6,7 +6,7 @@ from dsl.frontend import ast, ir
 from dsl.frontend.builtin_names import PAYERS, PAYMENT_CASES
 from dsl.frontend.expressions import Names, Scope
 from dsl.frontend.source import error, suggest
-from dsl.frontend.typecheck import BOOL, NUMBER, TEXT, TILE
+from dsl.frontend.typecheck import BOOL, LET_TYPES, NUMBER
 
 
 def score(names: Names, decls: ast.Score) -> tuple[ir.Binding, ...]:
@@ -24,8 +24,7 @@ def settlement(names: Names, settle: ast.Settle) -> ir.Settlement:
     bindings = []
     earlier: list[str] = []
     for binding in settle.bindings:
-        expr = names.expr(binding.expr, names.scope("settle", *names.score_names, *earlier), "a `let` value",
-                          (NUMBER, BOOL, TEXT, TILE))
+        expr = names.expr(binding.expr, names.scope("settle", *names.score_names, *earlier), "a `let` value", LET_TYPES)
         names.binding_types[binding.name.text] = names.types.type(expr)
         bindings.append(ir.Binding(binding.name.text, expr, binding.span))
         earlier.append(binding.name.text)

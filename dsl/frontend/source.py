@@ -8,6 +8,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+MAX_SPEC_BYTES = 1024 * 1024  # one spec file; the bundled ones take under 50 kB
+SHOWN_LINE, SHOWN_BEFORE = 160, 40  # characters of a long line a diagnostic shows: the span starts 40 in
+
 
 @dataclass(frozen=True)
 class Source:
@@ -21,17 +24,32 @@ class Source:
         """The file as a Source; an unreadable file or one that is not UTF-8 is a SpecError saying where."""
         shown = _shown(Path(path))
         try:
-            data = Path(path).read_bytes()
+            with open(path, "rb") as file:
+                data = file.read(MAX_SPEC_BYTES + 1)  # enough to refuse a larger one without reading it all
         except OSError as exc:
             raise error(f"cannot read {shown}: {exc.strerror or exc}", None) from None
+        if len(data) > MAX_SPEC_BYTES:
+            first_line = data[:data.find(b"\n")].decode("utf-8", "replace")
+            raise _too_large(cls(shown, first_line), f"over {MAX_SPEC_BYTES:,}")
         try:
             return cls(shown, data.decode("utf-8"))
         except UnicodeDecodeError as exc:
             raise _not_utf8(cls(shown, data.decode("utf-8", "replace")), data, exc) from None
 
+    def check_size(self) -> None:
+        """Refuse a text longer than a spec file may be (a text made in memory, not read by `read`)."""
+        size = len(self.text.encode("utf-8", "surrogatepass"))
+        if size > MAX_SPEC_BYTES:
+            raise _too_large(self, f"{size:,}")
+
     def line(self, number: int) -> str:
         lines = self.text.splitlines()
         return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def _too_large(source: Source, size: str) -> SpecError:
+    return error(f"the spec is {size} bytes long; a spec file is at most {MAX_SPEC_BYTES:,} bytes",
+                 Span(source, 1, 1, 1, 2), "split it: `extends` a spec, `import` its tiles")
 
 
 def _not_utf8(source: Source, data: bytes, exc: UnicodeDecodeError) -> SpecError:
@@ -67,6 +85,14 @@ class Span:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"
+
+    def excerpt(self, limit: int = 60) -> str:
+        """The spanned text as one short line, to quote in a message."""
+        text = self.source.line(self.line)[self.column - 1:]
+        if self.end_line == self.line:
+            text = text[:self.end_column - self.column]
+        text = " ".join(text.split())
+        return text if len(text) <= limit and self.end_line == self.line else text[:limit].rstrip() + " ..."
 
 
 def display_width(text: str) -> int:
@@ -114,13 +140,15 @@ class Diagnostic:
             return printable(f"{self.severity}: {self.message}")
         head = f"{self.span}: {self.severity}: {self.message}"
         text = self.span.source.line(self.span.line)
-        lines = [head, f"    {text}"]
-        before = printable(text[: self.span.column - 1])
-        if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
-            marked = text[self.span.column - 1 : self.span.end_column - 1]
-        else:
-            marked = text[self.span.column - 1 : self.span.column]
-        lines.append("    " + " " * display_width(before) + "^" * max(1, display_width(printable(marked))))
+        end = self.span.end_column if self.span.end_line == self.span.line else self.span.column + 1
+        start = max(0, self.span.column - 1 - SHOWN_BEFORE)  # a long line is shown around the span only
+        shown = text[start:start + SHOWN_LINE]
+        before = shown[:self.span.column - 1 - start]
+        marked = shown[self.span.column - 1 - start:max(end, self.span.column + 1) - 1 - start]
+        lead = "... " if start else ""
+        lines = [head, f"    {lead}{shown}{' ...' if start + SHOWN_LINE < len(text) else ''}",
+                 "    " + " " * display_width(printable(lead + before))
+                 + "^" * max(1, display_width(printable(marked)))]
         if self.hint:
             lines.append(f"    {self.hint}")
         return "\n".join(map(printable, lines))

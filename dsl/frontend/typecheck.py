@@ -1,4 +1,9 @@
-"""Types of IR expressions: a spec that compares a shape with a number is an error before any hand is scored."""
+"""Types of IR expressions: a spec that compares a shape with a number is an error before any hand is scored.
+
+A number is whole, except what `/` gives: a FRACTION may be compared, tested and rounded (`roundup(x / 2, 100)`),
+but a value that leaves the spec (a fan's value or count, a payment, a `score:` result, a context key's next
+value) and an exponent must be whole, so that every result is a whole number.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,9 @@ from dsl.frontend import ir
 from dsl.frontend.source import error
 
 NUMBER, BOOL, TEXT, TILE = "number", "true/false", "a name", "a tile"
-TRUTHY = (NUMBER, BOOL)
+FRACTION = "a fraction"  # a number that may not be whole: what `/` gives, and what is computed from it
+TRUTHY = (NUMBER, FRACTION, BOOL)
+LET_TYPES = (NUMBER, FRACTION, BOOL, TEXT, TILE)  # what a `let` may name
 
 HAND_TYPES = {"shape": TEXT, "wait": TEXT, "waits": NUMBER, "shape_waits": NUMBER, "suits": NUMBER, "opened": BOOL,
               "is_dealer": BOOL, "red_fives": NUMBER, "wilds": NUMBER, "substituted": NUMBER}
@@ -35,6 +42,9 @@ class TypeChecker:
 
     def expect(self, expr: ir.Expr, wanted: tuple[str, ...], what: str) -> str:
         found = self.type(expr)
+        if found == FRACTION and NUMBER in wanted and FRACTION not in wanted:
+            raise error(f"{what} must be a whole number, but `{expr.span.excerpt()}` may be a fraction (it divides "
+                        "with `/`)", expr.span, "round it: roundup(VALUE, 1), or a multiple: roundup(VALUE, 100)")
         if found not in wanted:
             raise error(f"{what} must be {' or '.join(wanted)}, but this is {found}", expr.span)
         return found
@@ -73,24 +83,23 @@ class TypeChecker:
             case ir.Indicated():
                 return NUMBER
             case ir.Call():
-                for arg in expr.args:
-                    self.expect(arg, (NUMBER, BOOL), f"an argument of {expr.function}()")
-                return NUMBER
+                types = [self.expect(arg, TRUTHY, f"an argument of {expr.function}()") for arg in expr.args]
+                rounding = types[1:] if expr.function == "roundup" else types  # roundup(x, 10) is whole
+                return FRACTION if FRACTION in rounding else NUMBER
             case ir.Binary():
                 return self._binary(expr)
             case ir.Not():
                 self.expect(expr.operand, TRUTHY, "the operand of `not`")
                 return BOOL
             case ir.Negate():
-                self.expect(expr.operand, TRUTHY, "the operand of `-`")
-                return NUMBER
+                return _number(self.expect(expr.operand, TRUTHY, "the operand of `-`"))
             case ir.Conditional():
                 self.expect(expr.condition, TRUTHY, "the condition of `if`")
                 then = self.type(expr.then)
                 otherwise = self.type(expr.otherwise)
                 if _kind(then) != _kind(otherwise):
                     raise error(f"the two branches differ: {then} and {otherwise}", expr.span)
-                return then
+                return FRACTION if FRACTION in (then, otherwise) else then
         raise AssertionError(expr)
 
     def _var(self, expr: ir.Var) -> str:
@@ -116,10 +125,10 @@ class TypeChecker:
         raise AssertionError(expr)
 
     def _aggregate(self, expr: ir.Aggregate) -> str:
+        if expr.function == "sum" and expr.body is not None:
+            return _number(self.expect(expr.body, TRUTHY, "what sum() adds"))
         if expr.body is not None:
-            wanted = (NUMBER, BOOL) if expr.function == "sum" else TRUTHY
-            self.expect(expr.body, wanted, f"the condition of {expr.function}()"
-                        if expr.function != "sum" else "what sum() adds")
+            self.expect(expr.body, TRUTHY, f"the condition of {expr.function}()")
         return BOOL if expr.function in ("all", "any") else NUMBER
 
     def _binary(self, expr: ir.Binary) -> str:
@@ -132,10 +141,20 @@ class TypeChecker:
             if _kind(left) != _kind(right):
                 raise error(f"cannot compare {left} with {right}", expr.span)
             return BOOL
-        self.expect(expr.left, TRUTHY, f"the left of `{expr.op}`")
-        self.expect(expr.right, TRUTHY, f"the right of `{expr.op}`")
-        return BOOL if expr.op in COMPARISONS else NUMBER
+        left = self.expect(expr.left, TRUTHY, f"the left of `{expr.op}`")
+        if expr.op == "^":
+            self.expect(expr.right, (NUMBER, BOOL), "the exponent of `^`")
+            return _number(left)
+        right = self.expect(expr.right, TRUTHY, f"the right of `{expr.op}`")
+        if expr.op in COMPARISONS:
+            return BOOL
+        return FRACTION if expr.op == "/" or FRACTION in (left, right) else NUMBER
 
 
 def _kind(type_name: str) -> str:
     return NUMBER if type_name in TRUTHY else type_name
+
+
+def _number(operand: str) -> str:
+    """The type of a number computed from one operand: a fraction stays one."""
+    return FRACTION if operand == FRACTION else NUMBER

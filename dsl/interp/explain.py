@@ -124,9 +124,9 @@ class _Explanation:
             if reading.scored is None:
                 entry["unmet"] = reading.unmet
             else:
-                entry["total"] = _plain(reading.scored.total)
+                entry["total"] = reading.scored.total
                 if reading.scored.rank != reading.scored.total:
-                    entry["rank"] = _plain(reading.scored.rank)
+                    entry["rank"] = reading.scored.rank
             shown.append(entry)
         return shown
 
@@ -147,7 +147,7 @@ class _Explanation:
         assert best is not None and best.scored is not None
         scored = [r for r in self.readings if r.scored is not None]
         measure = "value" if "value" in best.scored.values else "total"
-        rank = _plain(best.scored.rank)
+        rank = best.scored.rank
         if len(scored) == 1:
             tried = len(self.readings)
             return f"the only reading that meets the requirements ({tried} tried)" if tried > 1 else "the only reading"
@@ -164,8 +164,8 @@ class _Explanation:
     # -- fans
 
     def _fan_json(self, pattern: ir.Pattern, value: object, count: int) -> dict:
-        return {"name": pattern.name, "en": pattern.english, "value": _plain(value), "count": count,
-                "subtotal": _plain(value * count), "where": where(pattern.span)}
+        return {"name": pattern.name, "en": pattern.english, "value": value, "count": count,
+                "subtotal": value * count, "where": where(pattern.span)}
 
     def _dropped(self) -> list[Dropped]:
         """The fans that held on the chosen reading but do not count, with the rule that took each out."""
@@ -209,7 +209,7 @@ class _Explanation:
         counted = sum(c.value * c.count for c in best.scored.fans if c.pattern.name not in self.spec.minimum_excluding)
         minimum = self.spec.minimum
         needed = self.hand.options[minimum] if isinstance(minimum, str) else minimum
-        out = {"counted": _plain(counted), "minimum": needed, "met": counted >= needed, "excluding": excluded,
+        out = {"counted": counted, "minimum": needed, "met": counted >= needed, "excluding": excluded,
                "where": where(self.spec.rule_span("minimum"))}
         if isinstance(minimum, str):
             out["option"] = minimum
@@ -220,7 +220,7 @@ class _Explanation:
         assert best is not None and best.scored is not None
         spec = self.spec
         paid = spec.paid(best.scored.total, best.scored.env.largest_fan)
-        out = {"cap": spec.cap, "total": _plain(best.scored.total), "paid": _plain(paid),
+        out = {"cap": spec.cap, "total": best.scored.total, "paid": paid,
                "where": where(spec.rule_span("cap"))}
         if spec.cap_unless_more and paid > (spec.cap or 0):
             out["lifted_by"] = max(best.scored.fans, key=lambda c: c.value * c.count).pattern.name
@@ -241,7 +241,7 @@ class _Explanation:
         lines = []
         for payment, loser, amount in self.interpreter.charges(rule, env.losers, env):
             inner = env.inside(None, loser)
-            lines.append({"seat": loser.seat, "roles": _roles(loser), "pays": _plain(amount),
+            lines.append({"seat": loser.seat, "roles": _roles(loser), "pays": amount,
                           "to": self.hand.seat, "formula": formula(payment.amount),
                           "worked": self.worked(payment.amount, inner), "terms": self._terms(payment.amount, inner),
                           "where": where(payment.span)})
@@ -322,7 +322,7 @@ class _Explanation:
             if closest is not None:
                 reading, holds = closest
                 out["closest"] = {"groups": self.groups_text(reading.decomposition), "holds": holds,
-                                  "total": None if reading.scored is None else _plain(reading.scored.total),
+                                  "total": None if reading.scored is None else reading.scored.total,
                                   "unmet": reading.unmet, "checks": self.checks(pattern, self._env(reading))}
         return out
 
@@ -435,7 +435,3 @@ def _shown(value: object) -> str:
         return value if value.startswith("<") or value == "" or value.isidentifier() or len(value) <= 3 \
             else repr(value)
     return str(value)
-
-
-def _plain(value: object) -> object:
-    return float(value) if isinstance(value, Fraction) else value

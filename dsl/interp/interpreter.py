@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
 from dsl.cases.case import Hand, Meld, read_case, without_win
 from dsl.cases.encoded import Columns, decode_all
 from dsl.cases.scores import Scores, scores_of
-from dsl.frontend import ir
+from dsl.frontend import arithmetic, ir
 from dsl.frontend.source import Span
 from dsl.interp.combinations import combination_counts
 from dsl.interp.decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
@@ -23,7 +22,6 @@ from dsl.notation import HandError, parse_tiles
 from dsl.vocabulary import COMBINING_PRINCIPLES
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
-MAX_EXPONENT = 10_000  # scoring doubles a few dozen times at most; 2 ^ 10000 is already 3011 digits
 SEAT_KEYS = ("seat", "dealer", "discarder")  # read as the case resolves them, defaults included
 
 
@@ -90,10 +88,11 @@ class Env:
     counted_fans: int = 0  # fans counted after exclusions, for fans scored last
     shares: dict[int, int] = field(default_factory=dict)  # loser seat -> fans of that loser's share
     bindings: dict[str, ir.Expr] = field(default_factory=dict)
+    lets: dict[object, object] = field(default_factory=dict)  # `let` values computed in this reading (Evaluator.let)
 
     def inside(self, element: object, loser: Loser | None = None) -> Env:
         # Per element of every count over a reading: a shallow copy of the fields, several times faster than
-        # dataclasses.replace (which re-runs __init__) or copy.copy.
+        # dataclasses.replace (which re-runs __init__) or copy.copy. The copy shares the `let` values computed.
         inner = object.__new__(Env)
         inner.__dict__.update(self.__dict__)
         inner.element = element
@@ -116,6 +115,7 @@ class Evaluator:
             if principled and isinstance(p.condition, ir.Combinations) and p.value.kind == "each":
                 self.combining.setdefault(p.condition.source, []).append(p)
         self.combined = {p.name for fans in self.combining.values() for p in fans}
+        self.per_loser = {id(b.expr) for b in spec.settlement.bindings} if spec.settlement is not None else set()
 
     def value(self, expr: ir.Expr, env: Env):  # noqa: C901 - one case per node type
         match expr:
@@ -159,7 +159,7 @@ class Evaluator:
                 values = [_group_attr(self.spec, expr.attr, g) for g in env.element]  # type: ignore[attr-defined]
                 return len(set(values)) == (len(values) if expr.distinct else 1)
             case ir.Call():
-                return _call(expr.function, [self.value(a, env) for a in expr.args])
+                return _call(expr, [self.value(a, env) for a in expr.args])
             case ir.Binary():
                 return self._binary(expr, env)
             case ir.Not():
@@ -209,6 +209,16 @@ class Evaluator:
         """The sets a combination fan chooses from, in tile order."""
         return _sorted_sets(self._source(source, env))
 
+    def let(self, name: str, env: Env) -> object:
+        """A `let`'s value, computed once where its value cannot change: once in a reading (an environment and its
+        copies), a settlement `let` once per loser, a round rule's once per player (each its own environment).
+        Kept by the definition, as a `score:` let may redefine a top-level name."""
+        expr = env.bindings[name]
+        key = (id(expr), env.loser and env.loser.seat) if id(expr) in self.per_loser else id(expr)
+        if key not in env.lets:
+            env.lets[key] = self.value(expr, env)
+        return env.lets[key]
+
     def worth(self, pattern: ir.Pattern, env: Env) -> int:
         """Value of one occurrence."""
         if pattern.value.expr is not None:
@@ -230,7 +240,7 @@ class Evaluator:
                 return env.shares[env.loser.seat]
             return env.total if expr.name == "total" else self.spec.paid(env.total, env.largest_fan)
         if expr.scope == "binding":
-            return self.value(env.bindings[expr.name], env)
+            return self.let(expr.name, env)
         if expr.scope == "late":
             return env.counted_fans
         raise AssertionError(expr)
@@ -295,7 +305,7 @@ class Evaluator:
             case "any":
                 return any(values)
             case "sum":
-                return sum(values)
+                return _arithmetic(expr, arithmetic.bounded, sum(values), lambda: "sum(...)")
         raise AssertionError(expr)
 
     def _source(self, source: str, env: Env) -> list:
@@ -336,20 +346,8 @@ class Evaluator:
             return bool(self.value(expr.left, env)) or bool(self.value(expr.right, env))
         left, right = self.value(expr.left, env), self.value(expr.right, env)
         match op:
-            case "+":
-                return left + right
-            case "-":
-                return left - right
-            case "*":
-                return left * right
-            case "/":
-                result = Fraction(left, 1) / right
-                return int(result) if result.denominator == 1 else result
-            case "^":
-                if abs(right) > MAX_EXPONENT and abs(left) not in (0, 1):  # would take ever longer to compute
-                    raise EvaluationError(f"{left} ^ {right}: the exponent is over {MAX_EXPONENT}")
-                result = Fraction(left) ** right
-                return int(result) if result.denominator == 1 else result
+            case "+" | "-" | "*" | "/" | "^":
+                return _arithmetic(expr, arithmetic.apply, op, left, right)
             case "==":
                 return left == right
             case "!=":
@@ -369,8 +367,8 @@ def _with_element(env: Env, source: str, element: object) -> Env:
     return env.inside(element, element if source == "losers" else None)  # type: ignore[arg-type]
 
 
-def _call(function: str, args: list):
-    match function:
+def _call(expr: ir.Call, args: list):
+    match expr.function:
         case "min":
             return min(args)
         case "max":
@@ -379,10 +377,17 @@ def _call(function: str, args: list):
             return abs(args[0])
         case "roundup":
             value, step = args
-            if step <= 0:
-                raise EvaluationError(f"roundup({value}, {step}): the step must be positive")
-            return -(-value // step) * step
-    raise AssertionError(function)
+            return _arithmetic(expr, arithmetic.roundup, value, step)
+    raise AssertionError(expr.function)
+
+
+def _arithmetic(expr: ir.Expr, step: Callable, *args: object):
+    """One step of arithmetic of an expression; one without a value within the bounds makes the case an error
+    that names where the expression is written."""
+    try:
+        return step(*args)
+    except arithmetic.ArithmeticBoundError as exc:
+        raise EvaluationError(f"{expr.span}: {exc}") from None
 
 
 def _sorted_sets(groups: Iterable[Group]) -> tuple[Group, ...]:
@@ -630,8 +635,8 @@ class Interpreter:
                     "reason": f"{counted_total} {unit} is below the minimum of {minimum}"}
         result: dict = {"ok": True, "winning": True, "fans": fans, "total": best.total}
         if self.spec.cap is not None:
-            result["paid"] = _plain(self.spec.paid(best.total, best.env.largest_fan))
-        result.update((name, _plain(value)) for name, value in best.values.items())
+            result["paid"] = self.spec.paid(best.total, best.env.largest_fan)
+        result.update(best.values)
         if self.spec.settlement is not None:
             settled = self._settle(hand, best)
             if settled.get("winning") is False:
@@ -699,7 +704,7 @@ class Interpreter:
         env.total = sum(c.value * c.count for c in fans)
         env.largest_fan = max((c.value * c.count for c in fans), default=0)
         env.bindings = env.bindings | {b.name: b.expr for b in self.spec.score}
-        values = {b.name: self.evaluator.value(b.expr, env) for b in self.spec.score}
+        values = {b.name: self.evaluator.let(b.name, env) for b in self.spec.score}
         return Scored(env.decomposition, tuple(fans), env.total, env, values)
 
     def _present(self, env: Env, late: bool) -> list[Counted]:
@@ -801,9 +806,9 @@ class Interpreter:
         for seat, amount in owed.items():
             payments[seat] -= amount
             payments[hand.seat] += amount
-        result: dict = {"payments": [_plain(p) for p in payments]}
+        result: dict = {"payments": payments}
         if settlement.pot is not None:
-            result["pot"] = _plain(self.evaluator.value(settlement.pot, env))
+            result["pot"] = self.evaluator.value(settlement.pot, env)
         if self.spec.loser_patterns:
             result["shares"] = [{"seat": seat, "fans": [_fan_json(c) for c in fans], "total": total}
                                 for seat, (fans, total) in shares.items()]
@@ -860,8 +865,3 @@ class Interpreter:
 
 def _fan_json(c: Counted) -> dict:
     return {"name": c.pattern.name, "en": c.pattern.english, "value": c.value, "count": c.count}
-
-
-def _plain(value: object) -> object:
-    """JSON-friendly: fractions become floats, everything else stays."""
-    return float(value) if isinstance(value, Fraction) else value

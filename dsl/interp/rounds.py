@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from dsl.cases.case import Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
 from dsl.cases.presets import with_options
 from dsl.frontend import ir
-from dsl.interp.interpreter import Evaluator, _plain
+from dsl.interp.interpreter import Evaluator
 from dsl.notation import HandError
 from dsl.vocabulary import WINDS
 
@@ -88,6 +87,7 @@ class PlayerEnv:
     payer: Player | None = None
     receiver: Player | None = None
     outcome: Mapping[str, object] = field(default_factory=dict)  # how the hand ended, for `next hand sets`
+    lets: dict[object, object] = field(default_factory=dict)  # `let` values computed for this player (Evaluator.let)
 
 
 class RoundEvaluator(Evaluator):
@@ -111,7 +111,7 @@ class RoundEvaluator(Evaluator):
         if expr.scope in ("round_end", "flag"):
             return env.outcome[expr.name]
         assert expr.scope == "binding", expr
-        return self.value(env.bindings[expr.name], env)
+        return self.let(expr.name, env)
 
 
 class RoundSettler:
@@ -238,7 +238,7 @@ class RoundSettler:
             raise RoundError(f"{where} ({kind}): {exc}") from None
         return {"event": kind} | entry
 
-    def _winners_per_discard(self, play: Play) -> int | Fraction | None:
+    def _winners_per_discard(self, play: Play) -> int | None:
         limit = self.rules.winners_per_discard
         return None if limit is None else self._amount(limit, PlayerEnv(None, self.bindings, play.options))
 
@@ -435,7 +435,7 @@ class RoundSettler:
                 amount = self._amount(check.amount, PlayerEnv(None, self.bindings, play.options, payer, receiver))
                 payments[payer.seat] -= amount
                 payments[receiver.seat] += amount
-        return [_plain(p) for p in payments]
+        return payments
 
     def _declare(self, play: Play, event: Mapping, index: int) -> dict:
         rule = next((d for d in self.rules.declarations if d.name == event["declare"]), None)
@@ -502,7 +502,7 @@ class RoundSettler:
     def _holds(self, condition: ir.Expr | None, env: PlayerEnv) -> bool:
         return condition is None or bool(self.evaluator.value(condition, env))
 
-    def _amount(self, expr: ir.Expr, env: PlayerEnv) -> int | Fraction:
+    def _amount(self, expr: ir.Expr, env: PlayerEnv) -> int:
         return self.evaluator.value(expr, env)
 
 

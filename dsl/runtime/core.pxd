@@ -42,7 +42,7 @@ cdef enum:
     MAX_MELD_KINDS = 32
     MAX_SHAPES = 6
     MAX_KNITTED = 6
-    MAX_LETS = 64  # top-level `let`s, each computed once per decomposition
+    MAX_LETS = 128  # `let` values, each computed once per decomposition (settlement ones per loser)
     MAX_TEXT = 256  # characters in one string of a case; a longer one is left to read_case, which refuses it
     NAME_CACHE = 256  # slots of a NameCache (a power of two)
     RESULT_COUNTS = 8  # a fan's result dict is made once per count below this (at its fixed value)

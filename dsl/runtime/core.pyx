@@ -2041,6 +2041,7 @@ cdef void settle(Ctx* c) noexcept nogil:
     c.n_losers = k
     for k in range(c.n_losers):
         share(c, k)
+    c.stamp += 1  # a settlement `let` may read the shares: known only now
     memset(c.payments, 0, sizeof(c.payments))
 
 
