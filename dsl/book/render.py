@@ -1,6 +1,6 @@
-"""Books -> files: the Markdown and HTML pages of each book, the index and the comparison of the variants,
-written through the Jinja templates. render_all() refuses a book whose worked example or round disagrees with
-the checker, so a wrong example cannot be published."""
+"""Books -> files: the Markdown and HTML pages of each book and its appendix for implementers, the index and the
+comparison of the variants, written through the Jinja templates. render_all() refuses a book whose worked example
+or round disagrees with the checker, so a wrong example cannot be published."""
 
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ def render_books(books: list[Book], out_dir: Path, shared: bool = True) -> dict[
     for b in books:
         files[out_dir / f"{b.spec.name}.md"] = _tidy(env.get_template("book.md.j2").render(book=b))
         files[out_dir / f"{b.spec.name}.html"] = env.get_template("book.html.j2").render(book=b)
+        files[out_dir / f"{b.spec.name}-implementers.md"] = _tidy(env.get_template("implementers.md.j2").render(book=b))
         if b.graph is not None:
             files[out_dir / f"{b.spec.name}.exclusions.svg"] = b.graph + "\n"
     if not shared:

@@ -45,7 +45,8 @@ def example_option(names: Names, name: ast.Name, value: object) -> tuple[str, ob
 def example_comments(lines: Iterable[str]) -> str | None:
     """The `#` comments of a worked example, joined into one text: they explain how its result comes about.
 
-    A `#` inside a quoted string is text, not a comment; a line of `#` marks alone is a rule, not a comment.
+    A `#` inside a quoted string is text, not a comment; a line of `#` marks alone is a rule, and a line opening
+    with a rule (`# ---- 64 fan`) heads a section of the spec: neither explains the example.
     """
     found: list[str] = []
     in_long_string = False
@@ -69,7 +70,7 @@ def example_comments(lines: Iterable[str]) -> str | None:
                 quote = char
             elif char == "#":
                 text = line[i + 1:].strip()
-                if text.strip("#-= "):
+                if text.strip("#-= ") and not text.startswith(("----", "====")):
                     found.append(text)
                 break
             i += 1

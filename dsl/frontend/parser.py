@@ -428,17 +428,26 @@ class ToAst(Transformer):
     def alias(self, meta, c):
         return ("alias", tuple(c[0]))
 
+    def definition(self, meta, c):
+        return ("definition", (_string(c[0]), _string(c[1])), self._span(meta))
+
     def _pattern(self, meta, name, english, value, condition, clauses):
         excludes, aliases, docs = [], [], []
+        definition = None
         for clause in clauses:
             if isinstance(clause, ast.Doc):
                 docs.append(clause.text)
             elif clause[0] == "exclude":
                 excludes.extend(clause[1])
+            elif clause[0] == "definition":
+                if definition is not None:
+                    raise error('a fan has one `doc "中文" "English"` definition', clause[2])
+                definition = clause[1]
             else:
                 aliases.extend(clause[1])
         return ast.Pattern(self._span(meta), self._name(name), _string(english) if english else None, value,
-                           condition, tuple(excludes), tuple(aliases), "\n".join(docs) or None)
+                           condition, tuple(excludes), tuple(aliases), "\n".join(docs) or None,
+                           definition=definition)
 
     def pattern(self, meta, c):
         name, english, value, condition, *clauses = c
@@ -497,6 +506,15 @@ class ToAst(Transformer):
 
     def one_payer(self, meta, c):
         return (False, self._name(c[0]))
+
+    # -- the rules of play, in prose
+
+    def rule_section(self, meta, c):
+        kind, title, english, *texts = c
+        return ast.RuleSection(self._span(meta), self._name(kind), _string(title), _string(english), tuple(texts))
+
+    def rule_text(self, meta, c):
+        return (str(c[0]), _string(c[1]), self._span(meta))
 
     # -- examples
 
