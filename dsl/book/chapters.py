@@ -88,11 +88,15 @@ def paragraphs(text: str | None) -> tuple[Block, ...]:
 
 
 def joined(text: str, line: str) -> str:
-    """Two lines of one paragraph: a space between words, none where Chinese text runs on."""
-    wide = _cjk(text[-1]) or _cjk(line[0])
-    return text + ("" if wide else " ") + line
+    """Two lines of one paragraph: a space between words, none where Chinese text runs on (between two Chinese
+    characters, or beside a full-width punctuation mark)."""
+    runs_on = (_chinese(text[-1]) and _chinese(line[0])) or _full_width(text[-1]) or _full_width(line[0])
+    return text + ("" if runs_on else " ") + line
 
 
-def _cjk(char: str) -> bool:
-    """A Chinese character or full-width punctuation mark, written without spaces around it."""
-    return "\u2e80" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef"
+def _chinese(char: str) -> bool:
+    return "\u2e80" <= char <= "\u9fff"
+
+
+def _full_width(char: str) -> bool:
+    return "\u3000" <= char <= "\u303f" or "\uff00" <= char <= "\uffef"
