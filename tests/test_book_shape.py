@@ -294,5 +294,5 @@ def test_the_contents_list_the_sections_in_the_order_the_page_prints_them(books,
 def test_lines_of_a_paragraph_join_as_each_language_writes():
     """English words take a space at a line break; Chinese runs on, and so does text beside full-width marks."""
     text = "- 抓牌：庄家14张，\n  其他人13张。\n\nThe wall has 18\nstacks: 万 条 筒\n1-9."
-    assert paragraphs(text) == (Block("p", ("The wall has 18 stacks: 万 条 筒 1-9.",)),
-                                Block("ul", ("抓牌：庄家14张，其他人13张。",)))
+    assert paragraphs(text) == (Block("ul", ("抓牌：庄家14张，其他人13张。",)),
+                                Block("p", ("The wall has 18 stacks: 万 条 筒 1-9.",)))
