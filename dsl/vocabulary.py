@@ -21,6 +21,12 @@ WILD_SHAPES = ("standard", "loose")  # the shapes in which a wild tile may stand
 COMBINING_PRINCIPLES = ("套算一次", "不得相同")
 PRINCIPLES = ("不重复", "不拆移", "不得相同", "套算一次", "就高不就低")
 
+# The chapters of the rules of play a spec writes in prose (`rules setup "准备" "Setup":`), in the order a rule book
+# prints them: which rules it follows, equipment, setup, play, winning, the end of a hand, dealer rotation and the
+# end of the match, scoring, irregularities and penalties, referee procedure, glossary.
+RULE_SECTIONS = ("source", "equipment", "setup", "play", "winning", "end", "rotation", "scoring", "penalties",
+                 "referee", "glossary")
+
 WINDS = ("E", "S", "W", "N")  # seat and prevailing winds, in seat order from the dealer
 
 # The shapes of meld kinds, in the order of core.pxd's `MeldShape`: the built-in kinds check a set's shape,

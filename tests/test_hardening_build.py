@@ -41,7 +41,7 @@ def test_building_a_spec_of_ones_own_writes_beside_it(own_spec, compiled, capsys
     assert snapshot() == before
     folder = own_spec.parent
     assert {p.name for p in folder.iterdir()} == {"house.mj", "house.pyx", "house.md", "house.html",
-                                                 "house.exclusions.svg"}
+                                                 "house-implementers.md", "house.exclusions.svg"}
     assert "SPEC_HASH" in (folder / "house.pyx").read_text(encoding="utf-8")
     assert compiled == ["dsl.runtime.core", "cache:house"]  # the runtime its checker cimports is kept up to date
     assert main(["build", str(own_spec), "--check"]) == 0  # what was written is what a build writes

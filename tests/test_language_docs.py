@@ -32,6 +32,11 @@ def test_example_comments_skip_strings_and_rules():
     assert example_comments(('example "none":', "    hand 1m")) is None
 
 
+def test_a_section_heading_of_the_spec_is_no_example_comment():
+    lines = ('example "a chow":', "    hand 123m", "    # 123万: one chow.", "", "# ---- 64 fan", "# ==== rounds")
+    assert example_comments(lines) == "123万: one chow."
+
+
 def test_a_bundled_book_prints_the_comment_under_its_example():
     spec = load_spec("mcr")
     example = next(e for e in spec.examples if e.title == "大四喜 with 混一色 and four flowers")

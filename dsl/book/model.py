@@ -10,8 +10,10 @@ from pathlib import Path
 
 from dsl.book import figures
 from dsl.book.options import OptionRow, PresetEntry, option_rows, preset_entries
+from dsl.book.chapters import Block, Chapter, chapters, paragraphs
+from dsl.book.definitions import SHAPES, Definition, Idioms, Phrase, definition, shape_definition
 from dsl.book.prose import Prose, Reading
-from dsl.book.round_prose import RuleGroup, round_rules
+from dsl.book.round_prose import round_rules
 from dsl.book.variantdiff import (
     PatternRow,
     VariantDiff,
@@ -22,7 +24,6 @@ from dsl.book.variantdiff import (
     minimum_text,
     named_tilesets,
     pattern_rows,
-    shape_text,
     short_value,
     value_text,
 )
@@ -47,24 +48,30 @@ class PatternEntry:
     excluded_by: tuple[tuple[str, str], ...]
     groups: tuple[ir.ExclusiveGroup, ...]
     example: WorkedExample | None
+    definition: Definition  # what the fan is, in plain words: the card opens with it
 
     @property
     def anchor(self) -> str:
         return f"fan-{self.pattern.name}"
+
+    @property
+    def note(self) -> str | None:
+        """The spec's one-language doc, when the card does not already open with it."""
+        return self.pattern.doc if self.definition.source != "note" else None
+
+
+@dataclass(frozen=True)
+class ShapeEntry:
+    """A shape a hand may take, defined in words once; the cards name it."""
+
+    names: Phrase
+    definition: Phrase
 
 
 @dataclass(frozen=True)
 class PaymentCase:
     title: str
     payments: tuple[Reading, ...]
-
-
-@dataclass(frozen=True)
-class Block:
-    """A paragraph (one item) or a bulleted list of the spec's own doc text."""
-
-    kind: str  # "p" or "ul"
-    items: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -76,7 +83,7 @@ class Book:
     red_tiles: tuple[ir.Tile, ...]  # red fives, each one of the copies of its suit's 5
     indicator_cycles: tuple[tuple[ir.Tile, ...], ...]  # honors in "next tile" order, when indicators are read
     meld_kinds: tuple[tuple[ir.MeldKind, str], ...]
-    shapes: tuple[str, ...]
+    shapes: tuple[ShapeEntry, ...]  # every shape the hand may take, the spec's own included, defined in words
     own_shapes: tuple[Reading, ...]  # the spec's own shapes (wins without sets), each with its condition
     unit: str  # what a total counts (番, 台, points ...) as the tables head it
     unit_word: str  # the same in a sentence: "fan" for 番
@@ -93,15 +100,33 @@ class Book:
     bindings: tuple[Reading, ...]
     payment_cases: tuple[PaymentCase, ...]
     pot: Reading | None
-    examples: tuple[WorkedExample, ...]
-    round_rules: tuple[RuleGroup, ...]  # empty when the spec has no `round:` block
+    examples: tuple[WorkedExample, ...]  # the hands that teach the rules
+    refusals: tuple[WorkedExample, ...]  # the examples of cases the checker refuses, for implementers
+    chapters: dict[str, Chapter]  # by kind, in book order
     rounds: tuple[WorkedRound, ...]
     options: tuple[OptionRow, ...]
     presets: tuple[PresetEntry, ...]
 
     @property
     def failures(self) -> tuple[WorkedExample | WorkedRound, ...]:
-        return tuple(e for e in self.examples + self.rounds if e.problems)
+        return tuple(e for e in self.examples + self.refusals + self.rounds if e.problems)
+
+    @property
+    def contents(self) -> tuple[tuple[str, str, str], ...]:
+        """(anchor, Chinese, English) of every section of the page, in the order it prints them: the chapters
+        the spec or its model fills (equipment, winning and scoring always, for the tiles, shapes and payments
+        they hold), the fans and exclusions after scoring, the quick reference before the glossary."""
+        always = ("equipment", "winning", "scoring")
+        sections = [("overview", "概述", "Overview")] if self.overview else []
+        for chapter in self.chapters.values():
+            if chapter.kind == "glossary":
+                sections.append(("reference", "速查", "Quick reference"))
+            if chapter.written or chapter.kind in always:
+                sections.append((chapter.kind, chapter.title, chapter.english))
+            if chapter.kind == "scoring":
+                sections += [("patterns", "番种", "Patterns"), ("exclusions", "不计", "Exclusions")]
+        sections.append(("examples", "例", "Worked examples"))
+        return tuple(sections) + ((("rounds", "局例", "Worked rounds"),) if self.rounds else ())
 
     def suit_tiles(self, suit: ir.Suit) -> tuple[ir.Tile, ...]:
         return tuple(self.spec.tiles[i] for i in suit.tiles)
@@ -128,11 +153,15 @@ def _cell(row: PatternRow, spec: ir.Spec) -> tuple[str, str | None]:
 
 def book(spec: ir.Spec) -> Book:
     prose = Prose(spec)
+    idioms = Idioms(spec)
     checker = Interpreter(spec)
-    examples = tuple(worked_example(spec, i + 1, e, checker) for i, e in enumerate(spec.examples))
+    teaching = [e for e in spec.examples if e.error is None]
+    examples = tuple(worked_example(spec, i + 1, e, checker) for i, e in enumerate(teaching))
+    refusals = tuple(worked_example(spec, i + 1, e, checker)
+                     for i, e in enumerate(e for e in spec.examples if e.error is not None))
     edges = figures.exclusion_edges(spec)
     links = _Links.of(spec, edges, examples)
-    entries = tuple(_pattern_entry(p, prose, links) for p in figures.sorted_patterns(spec))
+    entries = tuple(_pattern_entry(p, prose, idioms, links) for p in figures.sorted_patterns(spec))
     settlement = spec.settlement
     return Book(
         spec=spec,
@@ -142,7 +171,7 @@ def book(spec: ir.Spec) -> Book:
         red_tiles=tuple(figures.red_tiles(spec).values()),
         indicator_cycles=indicator_cycles(spec),
         meld_kinds=tuple((k, meld_kind_text(spec, k)) for k in spec.meld_kinds),
-        shapes=tuple(shape_text(s) for s in spec.shapes) + tuple(s.name for s in spec.shape_rules),
+        shapes=shape_entries(spec, idioms, prose),
         own_shapes=tuple(Reading(s.name, s.english, formula(s.condition), prose.condition(s.condition))
                          for s in spec.shape_rules),
         unit=spec.unit,
@@ -164,11 +193,28 @@ def book(spec: ir.Spec) -> Book:
         pot=Reading("pot", None, formula(settlement.pot), prose.quantity(settlement.pot))
         if settlement is not None and settlement.pot is not None else None,
         examples=examples,
-        round_rules=round_rules(spec, prose),
+        refusals=refusals,
+        chapters=chapters(spec, round_rules(spec, prose)),
         rounds=tuple(worked_round(spec, i + 1, r, checker) for i, r in enumerate(spec.round_examples)),
         options=option_rows(spec),
         presets=preset_entries(spec),
     )
+
+
+def shape_entries(spec: ir.Spec, idioms: Idioms, prose: Prose) -> tuple[ShapeEntry, ...]:
+    """The built-in shapes of the spec, then its own, each defined in both languages."""
+    entries = []
+    for shape in spec.shapes:
+        defined = shape_definition(shape.name, spec.hand_size)
+        if not shape.chows:
+            defined = Phrase(defined.zh + "不能有顺子。", defined.en + " No chows.")
+        entries.append(ShapeEntry(SHAPES[shape.name], defined))
+    for rule in spec.shape_rules:
+        read = idioms.clause(rule.condition)
+        defined = (Phrase(read.zh + "。", read.en[:1].upper() + read.en[1:] + ".") if read is not None
+                   else Phrase("", prose.condition(rule.condition)))
+        entries.append(ShapeEntry(Phrase(rule.name, rule.english or ""), defined))
+    return tuple(entries)
 
 
 def unit_word(spec: ir.Spec) -> str:
@@ -217,7 +263,7 @@ class _Links:
                    {name: tuple(gs) for name, gs in groups.items()}, example)
 
 
-def _pattern_entry(p: ir.Pattern, prose: Prose, links: _Links) -> PatternEntry:
+def _pattern_entry(p: ir.Pattern, prose: Prose, idioms: Idioms, links: _Links) -> PatternEntry:
     return PatternEntry(
         pattern=p,
         value=value_text(p.value),
@@ -228,6 +274,7 @@ def _pattern_entry(p: ir.Pattern, prose: Prose, links: _Links) -> PatternEntry:
         excluded_by=links.excluded_by.get(p.name, ()),
         groups=links.groups.get(p.name, ()),
         example=links.example.get(p.name),
+        definition=definition(p, idioms, prose),
     )
 
 
@@ -295,23 +342,3 @@ def _round_expressions(rules: ir.RoundRules) -> list[ir.Expr]:
     exprs = [b.expr for b in rules.bindings] + [pay.amount for kong in rules.kongs for pay in kong.payments]
     exprs += [e for c in rules.checks for e in (c.payer, c.amount, c.receiver) if e is not None]
     return exprs + [p.amount for p in rules.penalties]
-
-
-def paragraphs(text: str) -> tuple[Block, ...]:
-    """The spec's doc text as paragraphs and `- ` lists (indented lines continue a list item)."""
-    blocks: list[Block] = []
-    for chunk in text.strip().split("\n\n"):
-        lines: list[str] = []
-        items: list[str] = []
-        for line in chunk.splitlines():
-            if line.startswith("- "):
-                items.append(line[2:].strip())
-            elif items and line.startswith(" "):
-                items[-1] += " " + line.strip()
-            elif line.strip():
-                lines.append(line.strip())
-        if lines:
-            blocks.append(Block("p", (" ".join(lines),)))
-        if items:
-            blocks.append(Block("ul", tuple(items)))
-    return tuple(blocks)

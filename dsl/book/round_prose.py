@@ -20,6 +20,7 @@ class RuleGroup:
     en: str
     intro: str
     rules: tuple[Reading, ...]
+    chapter: str = "play"  # the chapter of the rule book it belongs to (dsl.vocabulary.RULE_SECTIONS)
 
 
 def round_rules(spec: ir.Spec, prose: Prose) -> tuple[RuleGroup, ...]:
@@ -32,18 +33,18 @@ def round_rules(spec: ir.Spec, prose: Prose) -> tuple[RuleGroup, ...]:
         RuleGroup("杠", "Kongs", "Paid the moment the kong is made; a robbed kong (抢杠) was never made and pays "
                   "nothing.", tuple(_kong_reading(spec, k, prose) for k in rules.kongs)),
         RuleGroup("杠上炮", "Kong income passed on", "", tuple(_transfer_reading(t, flags) for t in rules.transfers)),
+        RuleGroup("宣告", "Declarations", "A declaration is made during the hand.",
+                  tuple(_declare_reading(d, flags) for d in rules.declarations)),
         RuleGroup("定义", "Named player conditions", "Used by the draw checks; each is about one player.",
-                  tuple(_let_reading(b, prose) for b in rules.bindings)),
+                  tuple(_let_reading(b, prose) for b in rules.bindings), "end"),
         RuleGroup("流局", "Draw checks", "At an exhaustive draw the checks run one after another, in this order. "
                   "A payer is any player still in; a receiver, any other player, winners included. A player is "
-                  "ready when its final hand has a wait.", tuple(_check_reading(c, prose) for c in rules.checks)),
-        RuleGroup("罚分", "Penalties", "A penalty is an event of the hand; play goes on afterwards.",
-                  tuple(_penalty_reading(p, prose) for p in rules.penalties)),
-        RuleGroup("宣告", "Declarations", "A declaration is an event of the hand.",
-                  tuple(_declare_reading(d, flags) for d in rules.declarations)),
-        RuleGroup("下一局", "The next hand", "When the hand ends, these context keys take new values for the next "
-                  "hand (the round's next_context, given as the next round's context).",
-                  tuple(_next_hand_reading(s, prose) for s in rules.next_hand_sets)),
+                  "ready when its final hand has a wait.", tuple(_check_reading(c, prose) for c in rules.checks),
+                  "end"),
+        RuleGroup("下一局", "The next hand", "When the hand ends, these counts take new values for the next hand.",
+                  tuple(_next_hand_reading(s, prose) for s in rules.next_hand_sets), "rotation"),
+        RuleGroup("罚分", "Penalties", "A penalty is paid when the offence is found; play goes on afterwards.",
+                  tuple(_penalty_reading(p, prose) for p in rules.penalties), "penalties"),
     )
     return (RuleGroup("打法", "Play", _play_intro(rules), _play_rules(rules, prose)),) + tuple(g for g in groups
                                                                                           if g.rules)
@@ -52,11 +53,9 @@ def round_rules(spec: ir.Spec, prose: Prose) -> tuple[RuleGroup, ...]:
 def _play_intro(rules: ir.RoundRules) -> str:
     still_in = ("Players still in are those who have not won." if rules.winners_leave is not None
                 else "Nobody leaves the hand: every player is still in until it ends.")
-    known = ", ".join(["the dealer"] + ["the flags declarations set"] * bool(rules.declarations)
-                      + ["the seats that have left"] * (rules.winners_leave is not None))
     several = ("" if _one_winner(rules) else " Several players may win on one discard (一炮多响); each is settled "
                "alone.")
-    return f"{still_in} A win is scored and settled as above, with what the hand knows: {known}.{several}"
+    return still_in + several
 
 
 def _play_rules(rules: ir.RoundRules, prose: Prose) -> tuple[Reading, ...]:
@@ -83,7 +82,8 @@ def _kong_reading(spec: ir.Spec, rule: ir.KongRule, prose: Prose) -> Reading:
     payer = prose.about("the payer")
     payments = "; ".join(f"{_KONG_PAYERS[p.payer]} pays it {payer.quantity(p.amount)}" for p in rule.payments)
     rule_text = f"kong {rule.kind}: " + "; ".join(f"{p.payer} pays {formula(p.amount)}" for p in rule.payments)
-    return Reading(rule.kind, None, rule_text, f"When a player makes {kind_text(spec, rule.kind)}, {payments}.")
+    english = next((k.english for k in spec.meld_kinds if k.name == rule.kind and k.english), rule.kind)
+    return Reading(english, None, rule_text, f"When a player makes {kind_text(spec, rule.kind)}, {payments}.")
 
 
 def _transfer_reading(rule: ir.TransferRule, flags: dict[str, str]) -> Reading:
@@ -124,8 +124,7 @@ def _check_reading(check: ir.DrawCheck, prose: Prose) -> Reading:
 
 def _declare_reading(rule: ir.DeclareRule, flags: dict[str, str]) -> Reading:
     when = "next hand " if rule.next_hand else ""
-    wins = ("the wins of the next hand (the round's next_hand, carried by the next round)" if rule.next_hand
-            else "every later win of this hand")
+    wins = "the wins of the next hand" if rule.next_hand else "every later win of this hand"
     return Reading(rule.name, rule.english, f"declare {rule.name}: {when}sets {rule.flag}",
                    f"Sets the flag {rule.flag} on {wins}: {flags[rule.flag]}.")
 

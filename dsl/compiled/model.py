@@ -15,7 +15,8 @@ from dsl.compiled.tables import Tables
 from dsl.frontend import ir, ir_json
 from dsl.vocabulary import COMBINING_PRINCIPLES, PRINCIPLES, RUNTIME_LIMITS
 
-# The IR fields this back end reads; a field added to the IR later stops generation while it is set.
+# The IR fields this back end reads, or knows it may leave to the books (`rule_sections`, a fan's `definition`);
+# a field added to the IR later stops generation while it is set.
 KNOWN_FIELDS = {
     ir.Spec: {"name", "title", "english", "parent", "doc", "path", "source_hash", "players", "hand_size", "tiles",
               "next_tile", "red_tiles", "red_copies", "supersede", "score", "previous_tile", "indicator_tile", "wilds",
@@ -23,9 +24,9 @@ KNOWN_FIELDS = {
               "minimum", "minimum_excluding", "principles", "preferred", "patterns", "loser_patterns",
               "exclusive_groups", "settlement", "examples", "rounds", "round_examples", "unit", "unit_english",
               "cap", "cap_description", "cap_unless_more", "shape_rules", "rule_spans",
-              "presets"},
+              "presets", "rule_sections"},
     ir.Pattern: {"name", "english", "value", "condition", "excludes", "aliases", "doc", "scope", "order", "span",
-                 "late"},
+                 "late", "definition"},
     ir.Settlement: {"bindings", "rules", "span", "pot", "liable", "requirements"},
     ir.Shape: {"name", "chows"},
     ir.ShapeRule: {"name", "english", "condition", "span"},

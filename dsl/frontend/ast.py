@@ -311,6 +311,16 @@ class Preset(Decl):
 
 
 @dataclass(frozen=True)
+class RuleSection(Decl):
+    """`rules setup "准备" "Setup":` and its text in Chinese (`zh`) and English (`en`): a chapter of the rule book."""
+
+    kind: Name  # which chapter: one of dsl.vocabulary.RULE_SECTIONS
+    title: str
+    english: str
+    texts: tuple[tuple[str, str, Span], ...]  # (language, text, where) as written
+
+
+@dataclass(frozen=True)
 class Require(Decl):
     name: Name
     english: str | None
@@ -357,6 +367,7 @@ class Pattern(Decl):
     doc: str | None = None
     scope: str = "hand"  # "hand": the winner's hand; "loser": one loser's share
     replaces: bool = False
+    definition: tuple[str, str] | None = None  # doc "中文" "English": what the fan is, in both languages
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,8 @@ def amounts(names: Names, payments: ast.Payments | None) -> tuple[int, ...] | No
 def example_comments(lines: Iterable[str]) -> str | None:
     """The `#` comments of a worked example, joined into one text: they explain how its result comes about.
 
-    A `#` inside a quoted string is text, not a comment; a line of `#` marks alone is a rule, not a comment.
+    A `#` inside a quoted string is text, not a comment; a line of `#` marks alone is a rule, and a line opening
+    with a rule (`# ---- 64 fan`) heads a section of the spec: neither explains the example.
     """
     found: list[str] = []
     in_long_string = False
@@ -95,7 +96,7 @@ def example_comments(lines: Iterable[str]) -> str | None:
                 quote = char
             elif char == "#":
                 text = line[i + 1:].strip()
-                if text.strip("#-= "):
+                if text.strip("#-= ") and not text.startswith(("----", "====")):
                     found.append(text)
                 break
             i += 1

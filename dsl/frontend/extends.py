@@ -62,6 +62,7 @@ class Declarations:
     examples: list[ast.Example] = field(default_factory=list)
     round_examples: list[ast.RoundExample] = field(default_factory=list)
     removed: set[str] = field(default_factory=set)
+    rule_sections: dict[str, ast.RuleSection] = field(default_factory=dict)  # by kind: a child's replaces its parent's
     sources: list[str] = field(default_factory=list)
 
 
@@ -169,6 +170,8 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.supersede = decl
         case ast.Wild():
             into.wilds[decl.name.text] = decl
+        case ast.RuleSection():
+            _apply_rule_section(into, decl)
 
 
 def bounded(value: int, allowed: range, rule: str, span: Span) -> int:
@@ -196,6 +199,14 @@ def _apply_preset(into: Declarations, decl: ast.Preset) -> None:
     if earlier is not None and earlier.span.source is decl.span.source:
         raise error(f"preset {decl.name.text!r} is already defined at line {earlier.span.line}", decl.name.span)
     into.presets[decl.name.text] = decl
+
+
+def _apply_rule_section(into: Declarations, decl: ast.RuleSection) -> None:
+    """A spec writes each chapter once; a child's chapter replaces its parent's."""
+    earlier = into.rule_sections.get(decl.kind.text)
+    if earlier is not None and earlier.span.source is decl.span.source:
+        raise error(f"`rules {decl.kind.text}` is already written at line {earlier.span.line}", decl.kind.span)
+    into.rule_sections[decl.kind.text] = decl
 
 
 def _merge_rounds(parent: ast.RoundRules | None, child: ast.RoundRules) -> ast.RoundRules:

@@ -21,7 +21,7 @@ def pattern(names: Names, p: ast.Pattern, order: int) -> ir.Pattern:
     late = any(isinstance(e, ir.Var) and e.scope == "late"
                for e in (*ir.walk(condition), *ir.walk(value.expr)))
     return ir.Pattern(p.name.text, p.english, value, condition, _exclusions(names, p),
-                      tuple(a.text for a in p.aliases), p.doc, p.scope, order, p.span, late)
+                      tuple(a.text for a in p.aliases), p.doc, p.scope, order, p.span, late, p.definition)
 
 
 def _exclusions(names: Names, p: ast.Pattern) -> tuple[ir.Exclusion, ...]:

@@ -292,6 +292,18 @@ def children(expr: Expr) -> Iterator[Expr]:
 
 
 @dataclass(frozen=True)
+class RuleSection:
+    """A chapter of the rules of play in prose, for the rule book only: `rules setup "准备" "Setup":`."""
+
+    kind: str  # one of dsl.vocabulary.RULE_SECTIONS: where the book prints it
+    title: str
+    english: str
+    zh: str | None
+    en: str | None
+    span: Span
+
+
+@dataclass(frozen=True)
 class Requirement:
     name: str
     english: str | None
@@ -331,6 +343,7 @@ class Pattern:
     order: int  # declaration order: breaks ties between equal values
     span: Span
     late: bool = False  # uses `counted_fans`: scored after every other fan's exclusions
+    definition: tuple[str, str] | None = None  # (中文, English): what the fan is, as the spec's doc says it
 
 
 @dataclass(frozen=True)
@@ -549,6 +562,7 @@ class Spec:
     shape_rules: tuple[ShapeRule, ...] = ()  # the spec's own shapes, wins without sets
     rule_spans: tuple[tuple[str, Span], ...] = ()  # where the spec-wide rules are written: minimum, principles, ...
     presets: tuple[Preset, ...] = ()
+    rule_sections: tuple[RuleSection, ...] = ()  # the rules of play in prose, in the order of RULE_SECTIONS
 
     def paid(self, total: int, largest_fan: int = 0) -> int:
         """What a hand with this total pays: the total, or the cap when it is more. `largest_fan` is what the

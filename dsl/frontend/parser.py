@@ -164,7 +164,7 @@ MAX_DIGITS = 18  # a number of a spec fits a 64-bit integer
 MAX_DOC = 20_000  # characters of a `doc` string
 MAX_TITLE = 200  # characters of any other string: a title, an English name, a description
 MAX_NAME = 1000  # characters of a name (a case's strings are shorter: a spec may name what no case can)
-DOCS = ("doc", "example_doc", "preset_source")  # the rules whose string is a doc (or a citation)
+DOCS = ("doc", "example_doc", "preset_source", "rule_text")  # the rules whose string is a doc (or a citation)
 
 
 def _check_limits(tree: Tree, source: Source) -> None:
@@ -461,17 +461,26 @@ class ToAst(Transformer):
     def alias(self, meta, c):
         return ("alias", tuple(c[0]))
 
+    def definition(self, meta, c):
+        return ("definition", (_string(c[0]), _string(c[1])), self._span(meta))
+
     def _pattern(self, meta, name, english, value, condition, clauses):
         excludes, aliases, docs = [], [], []
+        definition = None
         for clause in clauses:
             if isinstance(clause, ast.Doc):
                 docs.append(clause.text)
             elif clause[0] == "exclude":
                 excludes.extend(clause[1])
+            elif clause[0] == "definition":
+                if definition is not None:
+                    raise error('a fan has one `doc "中文" "English"` definition', clause[2])
+                definition = clause[1]
             else:
                 aliases.extend(clause[1])
         return ast.Pattern(self._span(meta), self._name(name), _string(english) if english else None, value,
-                           condition, tuple(excludes), tuple(aliases), "\n".join(docs) or None)
+                           condition, tuple(excludes), tuple(aliases), "\n".join(docs) or None,
+                           definition=definition)
 
     def pattern(self, meta, c):
         name, english, value, condition, *clauses = c
@@ -530,6 +539,15 @@ class ToAst(Transformer):
 
     def one_payer(self, meta, c):
         return (False, self._name(c[0]))
+
+    # -- the rules of play, in prose
+
+    def rule_section(self, meta, c):
+        kind, title, english, *texts = c
+        return ast.RuleSection(self._span(meta), self._name(kind), _string(title), _string(english), tuple(texts))
+
+    def rule_text(self, meta, c):
+        return (str(c[0]), _string(c[1]), self._span(meta))
 
     # -- examples
 

@@ -4,7 +4,8 @@ This module runs the jobs in order, each in its own module: extends (a spec merg
 imports), declarations (tiles, tile sets, meld kinds, shapes, context keys, options), expressions (every name
 bound in its scope; the spec's `let`s and fans as they become known), fans (values, 不计 exclusions, exclusive
 groups, scoring order), settlement, presets (named rule sets of option values), bounds (the work a case may
-take), examples, resolve_rounds (the `round:` rules and worked rounds). lint warns about a spec that resolved.
+take), examples, resolve_rounds (the `round:` rules and worked rounds), rule_sections (the rules of play in
+prose). lint warns about a spec that resolved.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dsl.frontend.extends import Declarations, collect, locate
 from dsl.frontend.lint import warnings
 from dsl.frontend.parser import parse
 from dsl.frontend.resolve_rounds import round_example, round_rules
+from dsl.frontend.rule_sections import rule_sections
 from dsl.frontend.source import Diagnostic, Source, Span, SpecError, error
 from dsl.frontend.typecheck import LET_TYPES
 
@@ -97,7 +99,8 @@ def _spec(names: Names, path: str) -> ir.Spec:
         supersede=d.supersede.value if d.supersede else None, score=score, settlement=settled, examples=(),
         red_tiles=declared.red_tiles, red_copies=declared.red_copies, next_tile=declared.next_tile,
         previous_tile=declared.previous_tile, indicator_tile=declared.indicator_tile, wilds=declared.wilds,
-        shape_rules=shape_rules, rule_spans=_rule_spans(d), presets=presets.presets(d), **unit_and_cap(d),
+        shape_rules=shape_rules, rule_spans=_rule_spans(d), presets=presets.presets(d),
+        rule_sections=rule_sections(d.rule_sections), **unit_and_cap(d),
     )
 
 
