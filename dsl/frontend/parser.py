@@ -207,6 +207,15 @@ def _string(token: Token) -> str:
     return value
 
 
+def _indentation(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _comment_at(line: str, indent: int) -> bool:
+    """A comment line written at this indentation."""
+    return line.lstrip().startswith("#") and _indentation(line) == indent
+
+
 @v_args(meta=True)
 class ToAst(Transformer):
     """Parse tree -> dsl.frontend.ast nodes. One method per grammar rule."""
@@ -501,8 +510,25 @@ class ToAst(Transformer):
     # -- examples
 
     def example(self, meta, c):
-        lines = tuple(self.source.line(n) for n in range(meta.line, meta.end_line + 1))
-        return self._example(meta, _string(c[0]), c[1:], lines)
+        return self._example(meta, _string(c[0]), c[1:], self._explained_lines(meta))
+
+    def _explained_lines(self, meta) -> tuple[str, ...]:
+        """The lines of a worked example or round with the comments that explain it: the comment lines right
+        above its first line (no blank line between) and the lines of its block. The parser's block runs on
+        over the comments below it, which are about what follows."""
+        first = meta.line
+        indent = _indentation(self.source.line(first))
+        last, in_string = first, self.source.line(first).count('"""') % 2 == 1
+        for number in range(first + 1, meta.end_line + 1):
+            line = self.source.line(number)
+            if not in_string and line.strip() and _indentation(line) <= indent:
+                break  # back at the block's own level: the block has ended
+            if in_string or line.strip():
+                last = number
+            in_string ^= line.count('"""') % 2 == 1
+        while first > 1 and _comment_at(self.source.line(first - 1), indent):
+            first -= 1
+        return tuple(self.source.line(n) for n in range(first, last + 1))
 
     def _example(self, meta, title: str, items: list, lines: tuple[str, ...] = ()) -> ast.Example:
         fields: dict = {"title": title}
@@ -587,7 +613,7 @@ class ToAst(Transformer):
                 fields.update(value)
             else:
                 fields[kind] = value
-        lines = tuple(self.source.line(n) for n in range(meta.line, meta.end_line + 1))
+        lines = self._explained_lines(meta)
         return ast.RoundExample(self._span(meta), _string(c[0]), events=tuple(events), lines=lines, **fields)
 
     def dealer_line(self, meta, c):
