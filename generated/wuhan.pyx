@@ -1667,23 +1667,9 @@ SPEC_IR = (
     '硬胡 1 = 下铺 2; each loser 开口翻 1. As 碰碰胡: base 10 × 1.5 (self-drawn) = 15,'
     ' 2 + 1 = 3 翻 → 15 × 8 = 120 from each loser. As 小胡: 翻 2 + 自摸 1 + 庄家 1 = 4,'
     ' + 1 → 2^5 = 32 from each loser. The 小胡 reading has more 翻,'
-    ' but the losers pay more for 碰碰胡: 3 × 120 = 360. ================================================'
-    '================ worked rounds (whole hands of play) `payments` under an event is what that event ma'
-    'kes each seat pay (−) or receive (+), seats 0 1 2 3; `total` is the whole hand. The dealer is seat 0'
-    ' unless the round says `dealer N`; `with indicator` gives the tile turned up for the whole hand. Eve'
-    'ry kong (直杠, 蓄杠, 暗杠) and every tile laid aside (红中杠, 痞子杠,'
-    " 癞子杠) pays nothing when it is made: it is 翻 of its owner's 下铺,"
-    " so it appears in the winner's `melds` or in a loser's `other` line. One win ends the hand (一炮单响"
-    "), or the wall runs out (荒庄) and nobody pays. One loser pays base × 2^(winner's 翻 + its own 翻),"
-    " where winner's 翻 = 开口翻 + 开杠翻 + 硬胡 1 (= its 下铺), + 自摸 1 and + 庄家 1 for a 小胡; loser'"
-    's 翻  = 开口翻 + 开杠翻 (= its 下铺), + 放炮 1 and + 庄闲 1 for a 小胡; 开杠翻: 直杠 and 蓄杠 1,'
-    ' 暗杠 2, 红中杠 1, 痞子杠 1, 癞子杠 2; 开口翻 1 once opened (口口翻: 1 each). base: 小胡 1; 大胡 10 '
-    'per 大胡 (累加; without it 10), ×1.5 for the discarder or for all on a self-draw (not for 杠上花 or '
-    '海底捞). A loser pays at most 300; all three above 300: 400 each,'
-    ' 500 for one who has not opened. 起胡: the winner\'s 下铺 + each loser\'s 下铺 >= 3."]}],'
-    '{"RoundRules":[[],null,true,[],[],[],[],[],{"Span":[0,152,1,159,1]},[]]},'
-    '[{"RoundExample":["The seed\'s example as a hand: the loser with a chow,'
-    ' a pung and a 红中杠 loses 8 翻, ×256 (口口翻)",null,"{\\"context\\": {\\"indicator\\": \\"1s\\"},'
+    ' but the losers pay more for 碰碰胡: 3 × 120 = 360."]}],{"RoundRules":[[],null,true,[],[],[],[],[],'
+    '{"Span":[0,152,1,159,1]},[]]},[{"RoundExample":["The seed\'s example as a hand: the loser with a chow'
+    ', a pung and a 红中杠 loses 8 翻, ×256 (口口翻)",null,"{\\"context\\": {\\"indicator\\": \\"1s\\"},'
     ' \\"events\\": [{\\"kong\\": \\"红中杠\\", \\"seat\\": 3, \\"tiles\\": \\"7z\\"}, {\\"from\\": 0,'
     ' \\"kong\\": \\"kong\\", \\"seat\\": 1, \\"tiles\\": \\"7777p\\"}, {\\"kong\\": \\"癞子杠\\",'
     ' \\"seat\\": 1, \\"tiles\\": \\"2s\\"}, {\\"win\\": {\\"discarder\\": 2,'
