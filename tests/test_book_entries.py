@@ -82,3 +82,188 @@ def test_mcr_example_67_carries_its_own_explanation():
 def test_no_section_heading_of_the_spec_is_printed_as_an_example_explanation(name):
     # The specs head their example sections `# ---- 88`, `# -------- yakuman`: a line of dashes and a label.
     assert not re.search(r"-{4,} \S", book(name).split("## 例 · Worked examples")[1])
+
+
+# ---------------------------------------------------------------- what the accounting principles leave out
+
+
+def principle_exclusions(name: str, fan: str) -> dict[str, set[str]]:
+    """Principle -> the fans a card's `不计 Excludes, by PRINCIPLE:` lines name."""
+    lines = re.findall(r"^- 不计 Excludes, by (\S+): (.*)$", card(name, fan), re.M)
+    return {principle: set(re.findall(r"\[([^\]]+)\]\(#fan-", text)) for principle, text in lines}
+
+
+# The 国标 rule book's 不计 lists of these fans, which the spec leaves to the principles: the two-set fans their own
+# sets make (123 456 789: 连六 twice and 老少副; 777 in three suits: 双同刻; 123 in three suits: 喜相逢).
+@pytest.mark.parametrize("name", ["mcr", "competition"])
+@pytest.mark.parametrize(("fan", "inside"), [("清龙", {"连六", "老少副"}), ("三同刻", {"双同刻"}),
+                                             ("三色三同顺", {"喜相逢"})])
+def test_a_three_set_fan_says_which_smaller_fans_it_does_not_count(name, fan, inside):
+    assert principle_exclusions(name, fan) == {"不拆移": inside}
+
+
+def test_a_fan_whose_not_counted_neighbours_are_listed_says_them_once():
+    # 一色四步高's own 不计 list already names 一色三步高, 连六 and 老少副 (the 国标 list): no second line.
+    assert principle_exclusions("mcr", "一色四步高") == {}
+    listed = "- 不计 Excludes: [一色三步高](#fan-一色三步高), [连六](#fan-连六), [老少副](#fan-老少副)"
+    assert listed in card("mcr", "一色四步高")
+
+
+def test_a_three_chow_fan_says_what_a_fourth_chow_adds():
+    # 套算一次: 123456789万 + 123筒 counts 清龙 and one 喜相逢 (mcr example 27), so the card says a further chow
+    # combines once.
+    assert re.search(r"^- 套算一次: a further chow may combine once with one of its chows", card("mcr", "清龙"), re.M)
+
+
+def test_a_two_chow_fan_says_how_often_it_counts():
+    # 不得相同: 123万 123万 123条 count one 喜相逢, not two; 套算一次: four chows count at most three two-chow fans.
+    text = card("mcr", "喜相逢")
+    assert "- 不得相同 · 套算一次: a chow already in this fan does not make it again with another chow" in text
+    assert "4 chows make at most 3 fans of two chows" in text
+
+
+def principle(name: str, which: str) -> str:
+    found = re.search(rf"^- \*\*{which}\*\*: (.*)$", book(name), re.M)
+    assert found is not None, which
+    return found.group(1)
+
+
+def test_the_principles_are_worded_as_the_rule_book_states_them():
+    # 不拆移: a counted fan's sets are not split up and recombined; 一色四步高 123 234 345 456 is not also 连六.
+    split = principle("mcr", "不拆移")
+    assert "not split up and combined again into other fans" in split and "一色四步高" in split and "连六" in split
+    assert "never share tiles" not in book("mcr")
+    # 套算一次: a set not yet combined combines once with one already combined, so 234567条 234567筒 counts three
+    # two-chow fans (喜相逢 ×2, 连六 once), not four.
+    once = principle("mcr", "套算一次")
+    assert "combines once" in once and "at most three fans of two sets" in once
+    assert "234567条 234567筒" in once and "喜相逢 ×2 and 连六 once" in once
+    assert "same fan" in principle("mcr", "不得相同")
+
+
+# ---------------------------------------------------------------- "each" only on fans that can count again
+
+
+def fans_valued_each(name: str) -> set[str]:
+    return set(re.findall(r'^### <a id="fan-[^"]+"></a>(\S+) · .* — \d+ each', book(name), re.M))
+
+
+# 国标: of the fans written per occurrence only these can count more than once in one hand; 大四喜, 清龙, 三同刻 and
+# every other fan of three or four sets count once, 箭刻 and 双箭刻 once (two dragon pungs are 双箭刻, three 大三元).
+MCR_REPEATING = {"一般高", "喜相逢", "连六", "老少副", "四归一", "双同刻", "幺九刻", "花牌"}
+
+
+def test_only_fans_that_can_count_again_say_each():
+    assert fans_valued_each("mcr") == MCR_REPEATING
+    assert fans_valued_each("competition") == MCR_REPEATING - {"花牌"}  # no flowers in the competition rules
+    table = re.findall(r"^\| \[(\S+)\]\(#fan-\S+\) \| [^|]* \| (\d+ each) \|", book("mcr"), re.M)
+    assert {name for name, _ in table} == MCR_REPEATING
+
+
+def test_each_on_a_fan_of_three_sets_under_the_principles_is_an_error(write_spec):
+    from dsl.frontend.source import SpecError
+    path = write_spec('''
+        principles 套算一次
+        fan 龙 "Straight" 16 each: combinations(chows, 3, same(suit) and step == 3)
+        ''')
+    with pytest.raises(SpecError) as info:
+        load_spec(str(path))
+    line = path.read_text(encoding="utf-8").splitlines().index('fan 龙 "Straight" 16 each: '
+                                                               'combinations(chows, 3, same(suit) and step == 3)') + 1
+    d = info.value.diagnostics[0]
+    assert (d.span.path, d.span.line, d.span.column) == (str(path), line, 5) and "'龙' counts at most once" in d.message
+
+
+# ---------------------------------------------------------------- the tile count
+
+
+def tiles_line(name: str) -> str:
+    return book(name).split("## 牌 · Tiles\n\n")[1].split("\n")[0]
+
+
+@pytest.mark.parametrize(("name", "opening"), [
+    ("mcr", "144 tiles: the 136 below and 8 flowers"),  # 国标: 136 suit and honor tiles and 8 flowers
+    ("competition", "136 tiles, no flowers."),  # 比赛规则: 取消花牌
+    ("riichi", "136 tiles, no flowers."),
+    ("taiwan", "144 tiles, 8 of them flowers."),  # 台灣十六張: 春夏秋冬 梅蘭竹菊 among the tiles
+])
+def test_the_tiles_section_counts_the_flowers(name, opening):
+    assert tiles_line(name).startswith(opening)
+
+
+def test_the_tile_count_agrees_with_the_overview():
+    # The mcr overview opens "144 tiles: ... and eight flowers"; the Tiles section must not say 136.
+    assert load_spec("mcr").doc.strip().startswith("144 tiles")
+    assert tiles_line("mcr").startswith("144 tiles")
+
+
+# ---------------------------------------------------------------- one row per pattern in the comparison
+
+
+def comparison_rows() -> list[str]:
+    page = (DOCS / "compare.md").read_text(encoding="utf-8")
+    table = page.split("\n\n## ")[0]
+    return [line for line in table.splitlines() if line.startswith("| ") and "](" in line]
+
+
+# Each pattern as each variant names it (国标, Japanese riichi, Zung Jung v3.3): one pattern, one row.
+SAME_PATTERN = {
+    "Nine Gates": {"mcr": "九莲宝灯", "riichi": "九蓮宝燈", "zungjung": "九蓮寶燈"},
+    "Thirteen Orphans": {"mcr": "十三幺", "riichi": "国士無双", "zungjung": "十三么九"},
+    "Seven Pairs": {"mcr": "七对", "riichi": "七対子", "zungjung": "七對子"},
+    "All Green": {"mcr": "绿一色", "riichi": "緑一色"},
+    "Four Kongs": {"mcr": "四杠", "riichi": "四槓子", "zungjung": "四槓"},
+    "All Terminals": {"mcr": "清幺九", "riichi": "清老頭", "zungjung": "清么九"},
+    "All Terminals and Honors": {"mcr": "混幺九", "riichi": "混老頭", "zungjung": "混么九"},
+}
+
+
+@pytest.mark.parametrize("pattern", SAME_PATTERN)
+def test_the_comparison_has_one_row_for_a_pattern_of_several_names(pattern):
+    links = {f"({spec}.md#fan-{fan})" for spec, fan in SAME_PATTERN[pattern].items()}
+    rows = [row for row in comparison_rows() if any(link in row for link in links)]
+    assert len(rows) == 1, rows
+    assert all(link in rows[0] for link in links)
+    cells = [cell.strip() for cell in rows[0].split("|")[2:-1]]
+    specs = sorted(p.stem for p in DOCS.glob("*.md") if p.stem != "compare")
+    for spec in SAME_PATTERN[pattern]:
+        assert cells[specs.index(spec)] != "—", (spec, rows[0])
+
+
+def test_one_name_for_two_patterns_makes_two_rows():
+    # 清幺九 is all terminals in 国标 and terminals in every set of one suit in Sichuan: two patterns.
+    rows = [row for row in comparison_rows() if row.startswith("| 清幺九 ")]
+    assert len(rows) == 2 and sum("(sichuan.md#fan-清幺九)" in row for row in rows) == 1
+    assert sum("(mcr.md#fan-清幺九)" in row for row in rows) == 1
+
+
+def test_an_id_names_one_pattern_across_variants(write_spec, tmp_path):
+    parent = write_spec('''
+        fan 十三幺 "Thirteen Orphans" 88: count(kinds) == 13
+            id thirteen_orphans
+        fan 大 "Big" 8: count(pungs) == 4
+            id all_pungs
+        ''', name="parent")
+    child = tmp_path / "child.mj"
+    child.write_text('variant child "子" "Child"\nextends parent\nreplace fan 十三幺 "Thirteen Orphans" 40: '
+                     'count(kinds) == 13\n', encoding="utf-8")
+    assert load_spec(str(parent)).pattern("十三幺").identity == "thirteen_orphans"
+    assert load_spec(str(child)).pattern("十三幺").identity == "thirteen_orphans"  # a replaced fan keeps it
+
+
+@pytest.mark.parametrize(("clauses", "message", "at"), [
+    ("    id ThirteenOrphans\n", "is not lower-case ASCII", "ThirteenOrphans"),
+    ("    id kokushi\nfan 国士 1: count(kinds) == 12\n    id kokushi\n", "both have the id 'kokushi'", "kokushi\n"),
+    ("    id kokushi\n    id orphans\n", "has two ids", "orphans"),
+])
+def test_a_wrong_id_is_an_error_where_it_is_written(write_spec, clauses, message, at):
+    from dsl.frontend.source import SpecError
+    path = write_spec('fan 十三幺 "Thirteen Orphans" 88: count(kinds) == 13\n' + clauses)
+    text = path.read_text(encoding="utf-8")
+    where = text.rindex(at) if at.endswith("\n") else text.index(at)
+    line = text.count("\n", 0, where) + 1
+    column = where - text.rindex("\n", 0, where)
+    with pytest.raises(SpecError) as info:
+        load_spec(str(path))
+    d = info.value.diagnostics[0]
+    assert message in d.message and (d.span.line, d.span.column) == (line, column)

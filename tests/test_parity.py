@@ -70,7 +70,7 @@ def test_random_cases_reach_integer_keys_and_own_shapes(pair):
         except HandError:
             continue
         if hand.win is not None:
-            reached |= {d.shape for d in interpreter._own_shapes(interpreter._facts(hand))}
+            reached |= {d.shape for d in interpreter._own_shapes(interpreter.facts(hand))}
     assert reached == {rule.name for rule in spec.shape_rules}
 
 

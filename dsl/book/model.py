@@ -4,11 +4,12 @@ and the comparison of several variants."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from pathlib import Path
 
 from dsl.book import figures
+from dsl.book.principles import PrincipleNote, principle_notes
 from dsl.book.prose import Prose, Reading
 from dsl.book.round_prose import RuleGroup, round_rules
 from dsl.book.variantdiff import (
@@ -29,6 +30,7 @@ from dsl.book.worked import WorkedExample, WorkedRound, worked_example, worked_r
 from dsl.frontend import ir
 from dsl.frontend.formula import formula
 from dsl.interp.interpreter import Interpreter
+from dsl.vocabulary import FLOWERS_OF_A_FULL_SET
 
 _PAYERS = {"each loser": "each loser", "each other": "each loser except the discarder",
            "discarder": "the discarder"}
@@ -46,6 +48,7 @@ class PatternEntry:
     excluded_by: tuple[tuple[str, str], ...]
     groups: tuple[ir.ExclusiveGroup, ...]
     example: WorkedExample | None
+    principles: tuple[PrincipleNote, ...] = ()  # what the accounting principles leave uncounted beside it
 
     @property
     def anchor(self) -> str:
@@ -71,6 +74,7 @@ class Book:
     spec: ir.Spec
     file: str
     overview: tuple[Block, ...]
+    tile_count: str  # the sentence that opens the Tiles section
     tilesets: tuple[tuple[ir.TileSet, tuple[ir.Tile, ...]], ...]
     red_tiles: tuple[ir.Tile, ...]  # red fives, each one of the copies of its suit's 5
     indicator_cycles: tuple[tuple[ir.Tile, ...], ...]  # honors in "next tile" order, when indicators are read
@@ -114,8 +118,19 @@ class Comparison:
     def of(cls, specs: list[ir.Spec]) -> Comparison:
         """A row per pattern (label, English, and per spec its value and the spec's name for it)."""
         ordered = sorted(specs, key=lambda s: s.name)
-        rows = tuple((r.label, r.english, tuple(_cell(r, s) for s in ordered)) for r in pattern_rows(ordered))
+        found = pattern_rows(ordered)
+        rows = tuple((r.label, _row_english(r, found), tuple(_cell(r, s) for s in ordered)) for r in found)
         return cls(tuple(ordered), rows, tuple(diff(a, b) for a, b in combinations(ordered, 2)))
+
+
+def _row_english(row: PatternRow, rows: list[PatternRow]) -> str | None:
+    """A row's English name; where another row's pattern goes by one of its names (地胡 is a first draw in one
+    variant, a first discard in another), the words of its `id` too."""
+    shared = any(other is not row and other.names & row.names for other in rows)
+    if row.identity is None or not shared:
+        return row.english
+    words = row.identity.replace("_", " ")
+    return f"{row.english} ({words})" if row.english else words
 
 
 def _cell(row: PatternRow, spec: ir.Spec) -> tuple[str, str | None]:
@@ -128,12 +143,15 @@ def book(spec: ir.Spec) -> Book:
     checker = Interpreter(spec)
     examples = tuple(worked_example(spec, i + 1, e, checker) for i, e in enumerate(spec.examples))
     ordered = figures.sorted_patterns(spec)
-    entries = tuple(_pattern_entry(spec, p, prose, examples) for p in ordered)
+    notes = principle_notes(spec, checker)
+    entries = tuple(replace(_pattern_entry(spec, p, prose, examples), principles=notes.get(p.name, ()))
+                    for p in ordered)
     settlement = spec.settlement
     return Book(
         spec=spec,
         file=Path(spec.path).name,
         overview=paragraphs(spec.doc or ""),
+        tile_count=tile_count(spec),
         tilesets=tuple((t, tuple(spec.tiles[i] for i in sorted(t.tiles))) for t in named_tilesets(spec)),
         red_tiles=tuple(figures.red_tiles(spec).values()),
         indicator_cycles=indicator_cycles(spec),
@@ -163,6 +181,24 @@ def book(spec: ir.Spec) -> Book:
         round_rules=round_rules(spec, prose),
         rounds=tuple(worked_round(spec, i + 1, r, checker) for i, r in enumerate(spec.round_examples)),
     )
+
+
+def tile_count(spec: ir.Spec) -> str:
+    """How many tiles the game is played with, flowers included, as the Tiles section opens. A spec that declares
+    no flower tiles but scores the `flowers` a case counts plays with a full set of them beside its tiles."""
+    declared = sum(t.copies for t in spec.tiles)
+    flowers = sum(spec.tiles[i].copies for i in spec.flower_tiles())
+    if not flowers and _reads_flowers(spec):
+        return (f"{declared + FLOWERS_OF_A_FULL_SET} tiles: the {declared} below and {FLOWERS_OF_A_FULL_SET} "
+                "flowers, which are no part of a hand (a flower drawn is set aside, replaced from the wall, and "
+                "counted).")
+    return f"{declared} tiles, " + (f"{flowers} of them flowers." if flowers else "no flowers.")
+
+
+def _reads_flowers(spec: ir.Spec) -> bool:
+    """Some rule of the spec reads the `flowers` a case counts."""
+    return any(isinstance(node, ir.Var) and node.scope == "context" and node.name == "flowers"
+               for expr in all_expressions(spec) for node in ir.walk(expr))
 
 
 def unit_word(spec: ir.Spec) -> str:

@@ -166,6 +166,9 @@ class Prose:
                 return f"{self.quantity(expr.tile)} {verb} {self._tileset(expr.tileset)}"
             case ir.Aggregate(function="all" | "any"):
                 return self._all_any(expr, negated)
+            case ir.Combinations():
+                sets = f"{expr.size} of the {_SOURCES.get(expr.source, expr.source)}"
+                return f"no {sets} {self.condition(expr.body)}" if negated else f"{sets} {self.condition(expr.body)}"
             case ir.Const(value=bool() as value):
                 return "always" if value != negated else "never"
             case ir.Conditional():

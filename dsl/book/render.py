@@ -12,19 +12,13 @@ from markupsafe import Markup
 
 from dsl.book import figures
 from dsl.book.model import Book, Comparison, book
+from dsl.book.principles import PRINCIPLES
 from dsl.book.variantdiff import ABSENT, diff
 from dsl.book.worked import WorkedExample, WorkedRound
 from dsl.frontend import ir
 from dsl.frontend.source import SpecError, error
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-PRINCIPLES = {
-    "不重复": "a fan implied by a larger one is not counted again (the 不计 lists)",
-    "不拆移": "a set is not split up or moved to make another fan",
-    "不得相同": "sets already combined into a fan are not combined into the same fan again",
-    "套算一次": "a set already combined into a fan is combined at most once more",
-    "就高不就低": "of every reading of the hand, the one worth the most counts",
-}
 
 
 def render_all(specs: list[ir.Spec], out_dir: Path, shared: bool = True) -> dict[Path, str]:

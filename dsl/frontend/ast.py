@@ -335,6 +335,7 @@ class Pattern(Decl):
     doc: str | None = None
     scope: str = "hand"  # "hand": the winner's hand; "loser": one loser's share
     replaces: bool = False
+    identity: Name | None = None  # `id NAME`: the same pattern in every variant that gives it this id
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dsl.frontend.source import Span
+from dsl.vocabulary import COMBINING_PRINCIPLES
 
 # ---------------------------------------------------------------- tiles
 
@@ -311,6 +312,7 @@ class Pattern:
     order: int  # declaration order: breaks ties between equal values
     span: Span
     late: bool = False  # uses `counted_fans`: scored after every other fan's exclusions
+    identity: str | None = None  # `id`: the pattern across variants (the comparison's row), when declared
 
 
 @dataclass(frozen=True)
@@ -562,3 +564,11 @@ class Spec:
 
     def pattern(self, name: str) -> Pattern:
         return next(p for p in self.patterns + self.loser_patterns if p.name == name)
+
+    def combined_patterns(self) -> tuple[Pattern, ...]:
+        """The fans counted together under the accounting principles 套算一次 / 不得相同 (dsl.interp.combinations):
+        hand fans of a plain value whose whole condition is one `combinations(...)`, in scoring order. None
+        when the spec declares neither principle."""
+        if not any(p in COMBINING_PRINCIPLES for p in self.principles):
+            return ()
+        return tuple(p for p in self.patterns if isinstance(p.condition, Combinations) and p.value.expr is None)

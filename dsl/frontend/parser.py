@@ -437,17 +437,25 @@ class ToAst(Transformer):
     def alias(self, meta, c):
         return ("alias", tuple(c[0]))
 
+    def identity(self, meta, c):
+        return ("id", self._name(c[0]))
+
     def _pattern(self, meta, name, english, value, condition, clauses):
-        excludes, aliases, docs = [], [], []
+        excludes, aliases, docs, ids = [], [], [], []
         for clause in clauses:
             if isinstance(clause, ast.Doc):
                 docs.append(clause.text)
             elif clause[0] == "exclude":
                 excludes.extend(clause[1])
+            elif clause[0] == "id":
+                ids.append(clause[1])
             else:
                 aliases.extend(clause[1])
+        if len(ids) > 1:
+            raise error(f"fan {name!s} has two ids; a fan is one pattern", ids[1].span)
         return ast.Pattern(self._span(meta), self._name(name), _string(english) if english else None, value,
-                           condition, tuple(excludes), tuple(aliases), "\n".join(docs) or None)
+                           condition, tuple(excludes), tuple(aliases), "\n".join(docs) or None,
+                           identity=ids[0] if ids else None)
 
     def pattern(self, meta, c):
         name, english, value, condition, *clauses = c
