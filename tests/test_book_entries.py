@@ -267,3 +267,49 @@ def test_a_wrong_id_is_an_error_where_it_is_written(write_spec, clauses, message
         load_spec(str(path))
     d = info.value.diagnostics[0]
     assert message in d.message and (d.span.line, d.span.column) == (line, column)
+
+
+# ---------------------------------------------------------------- the reading an explanation names
+
+
+def test_riichi_example_36_reads_the_hand_as_the_checker_does():
+    # 2233445566778m + 8m self-drawn: pinfu needs the reading 234 234 678 678m + 55m, the 8m ending 67m (a
+    # two-sided wait); 234 234 567 567m + 88m is a single wait on the pair and has no pinfu.
+    number = example_number("riichi", "Counted yakuman (kazoe): 13 han without a yakuman")
+    text = section("riichi", f"example-{number}")
+    assert "- Reading 读法: `234m 234m 55m 678m* 678m`" in text
+    assert "234 234 678 678m + 55m: the 8m ends 67m, a two-sided wait" in text
+    assert "[平和](#fan-平和)" in text
+
+
+READS = '''
+    example "读法":
+        hand 123m 456m 789m 111p 9p
+        win 9p
+        reading {groups}
+        expect total 0
+    '''
+
+
+def test_an_example_whose_reading_is_not_the_checkers_fails(spec_of):
+    from dsl.book.examples import run_examples
+    from dsl.interp.interpreter import Interpreter
+    right = spec_of(READS.format(groups="123m 456m 789m 111p 99p*"), name="right")
+    # `99p*` and `9p9p*` are one pair, however it is written, and the groups may come in any order.
+    also_right = spec_of(READS.format(groups="9p9p* 111p 789m 456m 123m"), name="also_right")
+    wrong = spec_of(READS.format(groups="123m* 456m 789m 111p 99p"), name="wrong")
+    assert [o.problems for o in run_examples(right, Interpreter(right))] == [()]
+    assert [o.problems for o in run_examples(also_right, Interpreter(also_right))] == [()]
+    problems = run_examples(wrong, Interpreter(wrong))[0].problems
+    assert problems == ("expected the reading 123m* 456m 789m 111p 99p, but the checker chose "
+                        "123m 456m 789m 111p 99p*",)
+
+
+def test_a_reading_naming_an_unknown_tile_is_an_error_where_it_is_written(write_spec):
+    from dsl.frontend.source import SpecError
+    path = write_spec(READS.format(groups="123m 456m 789m 111p 9q*"))
+    line = path.read_text(encoding="utf-8").splitlines().index("    reading 123m 456m 789m 111p 9q*") + 1
+    with pytest.raises(SpecError) as info:
+        load_spec(str(path))
+    d = info.value.diagnostics[0]
+    assert "unknown tile '9q'" in d.message and (d.span.line, d.span.column) == (line, 5)

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 from dsl.frontend import ir
 from dsl.frontend.source import Diagnostic
+from dsl.interp.explain import explain
+from dsl.interp.interpreter import Interpreter
 from dsl.interp.rounds import RoundSettler
+from dsl.notation import tile_codes
+
+# A group of a reading as explanations write it: `[555p]` a declared meld, `(5m wild)` the tiles wilds stand for,
+# `*` the group holding the winning tile.
+_GROUP = re.compile(r"(\[)?([0-9]+[a-z](?:[0-9]+[a-z])*)(?:\([^)]*\))?\]?(\*)?")
 
 
 @dataclass(frozen=True)
@@ -29,7 +37,8 @@ class ExampleOutcome:
 
 def run_examples(spec: ir.Spec, checker) -> list[ExampleOutcome]:
     """The worked hands, then the worked rounds."""
-    hands = [check_example(e, checker.evaluate(e.case_dict())) for e in spec.examples]
+    reference = Interpreter(spec)
+    hands = [check_example(e, checker.evaluate(e.case_dict()), chosen_reading(reference, e)) for e in spec.examples]
     settler = RoundSettler(spec, checker)
     rounds = [ExampleOutcome(r, result := settler.settle(json.loads(r.record)), tuple(round_problems(r, result)))
               for r in spec.round_examples]
@@ -76,8 +85,35 @@ def unexercised_exclusions(spec: ir.Spec, interpreter) -> list[Diagnostic]:
     return found
 
 
-def check_example(example: ir.Example, result: dict) -> ExampleOutcome:
-    return ExampleOutcome(example, result, tuple(_problems(example, result)))
+def check_example(example: ir.Example, result: dict, chosen: str | None = None) -> ExampleOutcome:
+    """The example against the checker's result and, when it names a `reading`, the reading the checker chose."""
+    problems = _problems(example, result)
+    if example.reading is not None and chosen != " ".join(example.reading):
+        problems += _reading_problems(example.reading, chosen)
+    return ExampleOutcome(example, result, tuple(problems))
+
+
+def chosen_reading(interpreter: Interpreter, example: ir.Example) -> str | None:
+    """The groups of the reading the checker scored, as explanations write them, for an example that names one."""
+    if example.reading is None:
+        return None
+    explanation = explain(interpreter, example.case_dict())
+    return next((r["groups"] for r in explanation.get("readings", ()) if r["chosen"]), None)
+
+
+def _reading_problems(expected: tuple[str, ...], chosen: str | None) -> list[str]:
+    if chosen is None:
+        return [f"expected the reading {' '.join(expected)}, but the checker scored no reading"]
+    if _groups(" ".join(expected)) == _groups(chosen):
+        return []
+    return [f"expected the reading {' '.join(expected)}, but the checker chose {chosen}"]
+
+
+def _groups(text: str) -> list[tuple[bool, bool, tuple[str, ...]]]:
+    """The groups of a reading, each (declared, holds the winning tile, its tiles), whatever order they are written
+    in: `55z` and `5z5z` are one pair."""
+    return sorted((bool(declared), bool(win), tuple(sorted(tile_codes(run))))
+                  for declared, run, win in _GROUP.findall(text))
 
 
 def _problems(e: ir.Example, result: dict) -> list[str]:

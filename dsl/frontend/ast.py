@@ -444,6 +444,13 @@ class RoundRules(Decl):
 
 
 @dataclass(frozen=True)
+class Reading(Decl):
+    """`reading 234m 55m* ...`: the groups an example's explanation reads the hand as."""
+
+    groups: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class MeldLiteral:
     span: Span
     kind: str
@@ -472,6 +479,7 @@ class Example(Decl):
     error: str | None = None
     payments: tuple[int, ...] | None = None
     doc: str | None = None
+    reading: Reading | None = None
     lines: tuple[str, ...] = field(default=(), compare=False)
 
 

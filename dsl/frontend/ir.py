@@ -471,6 +471,7 @@ class Example:
     doc: str | None
     span: Span
     comments: str | None = None  # the `#` comments written in the example: how its result is worked out
+    reading: tuple[str, ...] | None = None  # `reading`: the groups the explanation reads the hand as
 
     def case_dict(self) -> dict:
         """The case as docs/interface.md JSON: lists for melds, a seat -> melds object for other_melds."""

@@ -707,6 +707,12 @@ class ToAst(Transformer):
     def expect_error(self, meta, c):
         return ("fields", {"error": _string(c[0])})
 
+    def reading_line(self, meta, c):
+        return ("fields", {"reading": ast.Reading(self._span(meta), tuple(c))})
+
+    def reading_group(self, meta, c):
+        return "".join(str(t) for t in c)
+
     def payments_line(self, meta, c):
         return ("fields", {"payments": tuple(c)})
 
