@@ -313,3 +313,37 @@ def test_a_reading_naming_an_unknown_tile_is_an_error_where_it_is_written(write_
         load_spec(str(path))
     d = info.value.diagnostics[0]
     assert "unknown tile '9q'" in d.message and (d.span.line, d.span.column) == (line, 5)
+
+
+# ---------------------------------------------------------------- Taiwan: 人胡, 地聽, and the round rules in words
+
+
+def test_taiwan_renhu_is_a_non_dealers_and_says_whose_reading():
+    text = card("taiwan", "人胡")
+    assert "— 8" in text.splitlines()[0]  # [D]: 人胡 8
+    assert "the winner is not the dealer" in text
+    assert "[D]" in text and "sources differ on the dealer" in text
+
+
+def test_taiwan_has_diting_worth_4_with_a_worked_example():
+    # [A] 台灣麻將運動協會 台數計算: 地聽 4 台.
+    text = card("taiwan", "地聽")
+    assert text.splitlines()[0].endswith("— 4") and "[A]" in text
+    linked = re.search(r"- Example 例: \[.*\]\(#example-(\d+)\)", text)
+    assert linked is not None
+    example = section("taiwan", f"example-{linked.group(1)}")
+    assert "| [地聽](#fan-地聽) " in example
+
+
+@pytest.mark.parametrize("name", ["taiwan", "sichuan", "shenyang", "wuhan"])
+def test_round_rules_read_as_a_person_writes_them(name):
+    page = book(name)
+    assert "pays it 0" not in page  # a kong that pays nothing is said to pay nothing
+    assert "2N + 1 + 1" not in page  # a whole-number key is read by its name, not by its description
+
+
+def test_taiwan_kongs_and_next_hand_in_words():
+    page = book("taiwan")
+    assert "When a player makes a concealed_kong (Concealed kong), nobody pays anything for it." in page
+    assert ("In the next hand, 連莊 is 連莊 + 1 if the dealer won this hand or the hand ended in an exhaustive draw, "
+            "otherwise 0.") in page

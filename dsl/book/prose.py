@@ -299,6 +299,8 @@ class Prose:
                     return expr.name
                 if key.kind == "flag":
                     return self.condition(expr)
+                if key.kind == "int":  # a number the spec names and describes (連莊): read by its name
+                    return key.name
                 return f"the number of {key.description}" if key.kind == "count" else key.description
             case "option":
                 return f"the option {expr.name}"

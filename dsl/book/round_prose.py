@@ -70,9 +70,11 @@ def _play_rules(rules: ir.RoundRules) -> tuple[Reading, ...]:
 
 def _kong_reading(spec: ir.Spec, rule: ir.KongRule, prose: Prose) -> Reading:
     payer = prose.about("the payer")
-    payments = "; ".join(f"{_KONG_PAYERS[p.payer]} pays it {payer.quantity(p.amount)}" for p in rule.payments)
+    paying = [p for p in rule.payments if not (isinstance(p.amount, ir.Const) and p.amount.value == 0)]
+    payments = "; ".join(f"{_KONG_PAYERS[p.payer]} pays it {payer.quantity(p.amount)}" for p in paying)
     rule_text = f"kong {rule.kind}: " + "; ".join(f"{p.payer} pays {formula(p.amount)}" for p in rule.payments)
-    return Reading(rule.kind, None, rule_text, f"When a player makes {kind_text(spec, rule.kind)}, {payments}.")
+    return Reading(rule.kind, None, rule_text, f"When a player makes {kind_text(spec, rule.kind)}, "
+                   + (f"{payments}." if paying else "nobody pays anything for it."))
 
 
 def _transfer_reading(rule: ir.TransferRule, flags: dict[str, str]) -> Reading:
