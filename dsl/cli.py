@@ -209,7 +209,7 @@ def _doc(args) -> int:
             write_files({out: text})
             print(f"wrote {out}")
         return 0
-    books = [model.book(spec) for spec in load_all(args.specs or None)]
+    books = model.books(load_all(args.specs or None))
     for path in write_files(book_pages(books, Path(args.out) if args.out else None)):
         print(f"wrote {path}")
     problems = [line for book in books for line in render.failure_report(book)]

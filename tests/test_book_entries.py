@@ -69,10 +69,13 @@ def test_a_comment_above_an_example_explains_that_example(spec_of):
 
 
 def test_mcr_example_67_carries_its_own_explanation():
-    # Example 67 is the 白-pair hand written with its explanation above it; example 66 (a chow of honors) is
-    # explained by one line of its own.
-    sixty_six = section("mcr", "example-66")
-    sixty_seven = section("mcr", "example-67")
+    # Example 67 (the 白-pair hand, written with its explanation above it) follows example 66 (a chow of honors,
+    # explained by one line of its own); examples added since have moved their numbers.
+    chow = example_number("mcr", "A chow of honors")
+    white_pair = example_number("mcr", "三色双龙会 shape with a 白 pair: no 三色双龙会")
+    assert white_pair == chow + 1
+    sixty_six = section("mcr", f"example-{chow}")
+    sixty_seven = section("mcr", f"example-{white_pair}")
     assert "A chow of honors" in sixty_six and "Honors make no chows." in sixty_six
     assert "三色双龙会 needs a pair of fives" not in sixty_six
     assert "三色双龙会 needs a pair of fives" in sixty_seven
@@ -347,3 +350,54 @@ def test_taiwan_kongs_and_next_hand_in_words():
     assert "When a player makes a concealed_kong (Concealed kong), nobody pays anything for it." in page
     assert ("In the next hand, 連莊 is 連莊 + 1 if the dealer won this hand or the hand ended in an exhaustive draw, "
             "otherwise 0.") in page
+
+
+# ---------------------------------------------------------------- every card teaches its fan by an example about it
+
+
+def cards(name: str) -> dict[str, str]:
+    """Fan name -> its card in the book."""
+    spec = load_spec(name)
+    return {p.name: card(name, p.name) for p in spec.patterns + spec.loser_patterns}
+
+
+def counted_in(name: str, number: int) -> dict[str, int]:
+    """The fans a worked example shows as counted, each with the points it adds: the winner's in the fan table,
+    each loser's in the payments table (`输家小对碰 1 ×2 = 2`)."""
+    text = section(name, f"example-{number}")
+    rows = re.findall(r"^\| \[([^\]]+)\]\(#fan-[^)]+\)[^|]*\| [^|]*\| (-?\d+) \|$", text, re.M)
+    counted = {fan: int(points) for fan, points in rows}
+    for share in re.findall(r"^\| \d+ \| [^|]* \| ([^|]*) = -?\d+ \| [^|]* \|$", text, re.M):
+        for fan, value, times in re.findall(r"(\S+) (-?\d+)(?: ×(\d+))?", share):
+            counted[fan] = max(counted.get(fan, 0), int(value) * int(times or 1))
+    return counted
+
+
+def spellings(p) -> list[str]:
+    english = [p.english, p.english.replace(" ", "")] if p.english else []
+    return [p.name, *p.aliases, *english]
+
+
+@pytest.mark.parametrize("name", [p.stem for p in sorted(DOCS.glob("*.md")) if p.stem != "compare"])
+def test_every_card_links_to_an_example_about_its_fan(name):
+    from dsl.interp.interpreter import Interpreter
+    spec = load_spec(name)
+    for fan, text in cards(name).items():
+        link = re.search(r"^- Example 例: \[(.+)\]\((\w*)(?:\.md)?#example-(\d+)\)", text, re.M)
+        assert link is not None, f"{name}: the card of {fan} links to no example"
+        title, home, number = link.group(1), link.group(2) or name, int(link.group(3))
+        counted = counted_in(home, number)
+        assert fan in counted or home != name, f"{name}: {fan}'s example {number} does not count it"
+        if home != name:  # a parent's example: the fan counts in it under this variant's own rules too
+            parent_example = load_spec(home).examples[number - 1]
+            result = Interpreter(spec).evaluate(parent_example.case_dict())
+            counted = {f["name"]: f["value"] * f["count"] for f in result.get("fans", ())}
+            assert fan in counted, f"{name}: {fan} does not count in {home} example {number} under {name}'s rules"
+        named = any(written.lower() in title.lower() for written in spellings(spec.pattern(fan)))
+        assert named or counted[fan] == max(counted.values()), f"{name}: {home} example {number} is not about {fan}"
+
+
+def test_a_card_prefers_the_example_named_after_its_fan():
+    # mcr 边张 used to link to the 小四喜 hand, the first where 边张 counts; an example titled 边张 exists.
+    assert "- Example 例: [边张: 12万 waiting on 3万 alone](#example-" in card("mcr", "边张")
+    assert "- Example 例: [花龙" not in card("mcr", "边张")

@@ -12,6 +12,7 @@ from dsl.book import figures
 from dsl.book.principles import PrincipleNote, principle_notes
 from dsl.book.prose import Prose, Reading
 from dsl.book.round_prose import RuleGroup, round_rules
+from dsl.book.teaching import example_about
 from dsl.book.variantdiff import (
     PatternRow,
     VariantDiff,
@@ -138,13 +139,23 @@ def _cell(row: PatternRow, spec: ir.Spec) -> tuple[str, str | None]:
     return cell_text(row, spec), (pattern.name if pattern else None)
 
 
-def book(spec: ir.Spec) -> Book:
+def books(specs: list[ir.Spec]) -> list[Book]:
+    """The book of each spec, each that extends another of them taught by its parent's examples too."""
+    by_name = {spec.name: spec for spec in specs}
+    return [book(spec, by_name.get(spec.parent or "")) for spec in specs]
+
+
+def book(spec: ir.Spec, parent: ir.Spec | None = None) -> Book:
+    """The book of a spec; given the spec it extends (whose book is written beside it), a fan none of the spec's
+    own examples is about may be taught by one of the parent's, scored under this spec's rules."""
     prose = Prose(spec)
     checker = Interpreter(spec)
     examples = tuple(worked_example(spec, i + 1, e, checker) for i, e in enumerate(spec.examples))
+    inherited = () if parent is None else tuple(
+        replace(worked_example(spec, i + 1, e, checker), shown_in=parent.name) for i, e in enumerate(parent.examples))
     ordered = figures.sorted_patterns(spec)
     notes = principle_notes(spec, checker)
-    entries = tuple(replace(_pattern_entry(spec, p, prose, examples), principles=notes.get(p.name, ()))
+    entries = tuple(replace(_pattern_entry(spec, p, prose, examples + inherited), principles=notes.get(p.name, ()))
                     for p in ordered)
     settlement = spec.settlement
     return Book(
@@ -230,7 +241,8 @@ def _pattern_entry(spec: ir.Spec, p: ir.Pattern, prose: Prose,
         excludes=tuple((x.target, figures.times_text(x)) for x in p.excludes),
         excluded_by=excluded_by,
         groups=tuple(g for g in spec.exclusive_groups if p.name in g.members),
-        example=next((e for e in examples if p.name in _counted(e.result)), None),
+        example=example_about(spec, p, (e for e in examples if e.shown_in is None))
+        or example_about(spec, p, (e for e in examples if e.shown_in is not None)),
     )
 
 
@@ -246,12 +258,6 @@ def describe_pattern(p: ir.Pattern, prose: Prose) -> str:
             and counted.startswith("the number of "):
         return f"{verb} for each of the {counted.removeprefix('the number of ')}."
     return f"{verb} for each of: {counted}."
-
-
-def _counted(result: dict) -> set[str]:
-    """Names of the fans the checker counted, the losers' share fans included."""
-    names = {f["name"] for f in result.get("fans", ())} if result.get("winning") else set()
-    return names | {f["name"] for share in result.get("shares", ()) for f in share["fans"]}
 
 
 def _payment_case(rule: ir.PaymentRule, prose: Prose) -> PaymentCase:

@@ -11,7 +11,8 @@ import jinja2
 from markupsafe import Markup
 
 from dsl.book import figures
-from dsl.book.model import Book, Comparison, book
+from dsl.book.model import Book, Comparison
+from dsl.book.model import books as all_books
 from dsl.book.principles import PRINCIPLES
 from dsl.book.variantdiff import ABSENT, diff
 from dsl.book.worked import WorkedExample, WorkedRound
@@ -23,7 +24,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 def render_all(specs: list[ir.Spec], out_dir: Path, shared: bool = True) -> dict[Path, str]:
     """Path -> content of every page; a spec example that disagrees with the checker is an error."""
-    books = [book(spec) for spec in specs]
+    books = all_books(specs)
     failures = [(b, e) for b in books for e in b.failures]
     if failures:
         raise SpecError([d for b, e in failures for d in error(_failure_text(b, e), e.example.span).diagnostics])

@@ -43,6 +43,7 @@ class WorkedExample:
     roles: tuple[str, ...]  # per seat: "winner, dealer", "discarder", ...
     results: tuple[tuple[str, object], ...]  # the spec's `score:` results and the pot, as the checker gave them
     unit: str = "番"  # the spec's unit, heading the value column
+    shown_in: str | None = None  # the spec whose book shows it, when not this book's own (a parent's example)
     kind: ClassVar[str] = "example"
 
     @property
