@@ -194,11 +194,7 @@ class Evaluator:
         """Count every combination fan over one kind of set at once, under the accounting principles."""
         patterns = self.combining[source]
         sets = self.sorted_sets(source, env)
-
-        def matches(p: ir.Pattern, chosen: tuple) -> bool:
-            return bool(self.value(p.condition.body, env.inside(_sorted_sets(chosen))))  # type: ignore[attr-defined]
-
-        counts = combination_counts(patterns, sets, matches)
+        counts = combination_counts(patterns, sets, self._matcher(env))
         for p in patterns:  # a fan not counted `each` counts once however many times its sets make it
             env.counts[p.name] = counts.get(p.name, 0) if p.value.per_occurrence else min(counts.get(p.name, 0), 1)
 
@@ -208,16 +204,19 @@ class Evaluator:
         anywhere = Env(HandFacts.of(self.spec, Hand((), None, (), {}, {}), lambda _: 0),
                        Decomposition("standard", every_group(self.spec), None))
         copies = [t.copies for t in self.spec.tiles]
-
-        def matches(p: ir.Pattern, chosen: tuple) -> bool:
-            return bool(self.value(p.condition.body, anywhere.inside(_sorted_sets(chosen))))  # type: ignore[attr-defined]
-
         found: dict[str, tuple[str, ...]] = {}
         for source, patterns in self.combining.items():
             # A combination's condition reads the tiles of its sets alone: a kong makes the fans its pung makes.
             candidates = [g for g in self._source(source, anywhere) if g.kind != "kong" or source == "kongs"]
-            found |= made_inside(patterns, candidates, copies, matches)
+            found |= made_inside(patterns, candidates, copies, self._matcher(anywhere))
         return found
+
+    def _matcher(self, env: Env) -> Callable[[ir.Pattern, tuple], bool]:
+        """Whether some sets make a combination fan (its condition holds for them), in this environment."""
+        def matches(p: ir.Pattern, chosen: tuple) -> bool:
+            return bool(self.value(p.condition.body, env.inside(_sorted_sets(chosen))))  # type: ignore[attr-defined]
+
+        return matches
 
     def sorted_sets(self, source: str, env: Env) -> tuple[Group, ...]:
         """The sets a combination fan chooses from, in tile order."""
