@@ -63,8 +63,9 @@ def _not_split(p: ir.Pattern, inside: tuple[str, ...], source: str) -> Principle
     listed = {x.target for x in p.excludes}
     uncounted = tuple(name for name in inside if name not in listed)
     many = _SETS.get(source, (source, source))[1]
-    return PrincipleNote("不拆移", uncounted, f"its own {many} make these too, but are not split up and combined "
-                         "again into them") if uncounted else None
+    them = "them" if len(uncounted) > 1 else "it"
+    return PrincipleNote("不拆移", uncounted, f"its own {many} make {them} too, but are not split up and combined "
+                         f"again into {them}") if uncounted else None
 
 
 def _once_more(condition: ir.Combinations, pairs: tuple[str, ...], sets: int) -> PrincipleNote | None:
