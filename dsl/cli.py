@@ -260,7 +260,7 @@ def _doc(args) -> int:
             write_files({out: text}, [a.path, b.path], args.force)
             print(f"wrote {out}")
         return 0
-    books = [model.book(spec) for spec in load_all(args.specs or None)]
+    books = model.books(load_all(args.specs or None))
     pages = book_pages(books, Path(args.out) if args.out else None)
     for path in write_files(pages, [book.spec.path for book in books], args.force):
         print(f"wrote {path}")

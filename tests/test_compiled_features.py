@@ -152,3 +152,27 @@ def test_a_flower_won_on_is_answered_as_the_interpreter_answers(compile_spec):
     case = {"hand": "123m456m789m123p5z", "win": "3f", "self_drawn": True, "melds": FLOWERS[:2]}
     assert compiled.evaluate(case)["winning"] is False
     assert compiled.evaluate(case) == interpreter.evaluate(case)
+
+
+COUNTED_TOGETHER = 'variant together "套算" "Counted together"\n' + tiles("mp") + """\
+melds chow, pung
+principles 套算一次
+fan 一般高 "Pure double chow" 1 each: combinations(chows, 2, same(suit) and same(rank))
+fan 有同 "Same rank" 3: combinations(chows, 2, same(rank))
+fan 三同 "Three of a rank" 8: combinations(chows, 3, same(rank))
+"""
+
+
+def test_a_combination_fan_without_each_counts_once_in_both_checkers(compile_spec):
+    compiled, interpreter = compile_spec(COUNTED_TOGETHER)
+    # 123万 123万 123筒 456筒: 123万 123万 123筒 are three chows of one rank, 三同 8; its own pairs (一般高, 有同) are
+    # not counted with it, and 456筒 makes no fan with any of them: 8.
+    case = {"hand": "123m123m123p456p7z", "win": "7z"}
+    result = compiled.evaluate(case)
+    assert {f["name"]: f["count"] for f in result["fans"]} == {"三同": 1} and result["total"] == 8
+    assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case)
+    # 123万 123筒 456万 456筒: no three of a rank; pairs 123万-123筒 and 456万-456筒 make 有同 twice, counted once.
+    case = {"hand": "123m123p456m456p7z", "win": "7z"}
+    result = compiled.evaluate(case)
+    assert {f["name"]: f["count"] for f in result["fans"]} == {"有同": 1} and result["total"] == 3
+    assert answer(compiled.evaluate, case) == answer(interpreter.evaluate, case)

@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from dsl.book.examples import check_example, run_examples
+from dsl.book.examples import check_example, chosen_reading, run_examples
 from dsl.frontend.resolve import load_spec
 from dsl.interp.interpreter import Interpreter
 from dsl.paths import bundled_specs
@@ -22,8 +22,9 @@ def checker(name: str) -> Interpreter:
 
 @pytest.mark.parametrize(("name", "index"), CASES, ids=[f"{n}-{i}" for n, i in CASES])
 def test_spec_example(name, index):
-    example = checker(name).spec.examples[index]
-    outcome = check_example(example, checker(name).evaluate(example.case_dict()))
+    interpreter = checker(name)
+    example = interpreter.spec.examples[index]
+    outcome = check_example(example, interpreter.evaluate(example.case_dict()), chosen_reading(interpreter, example))
     assert outcome.passed, outcome.render()
 
 

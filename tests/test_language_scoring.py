@@ -39,17 +39,29 @@ def test_combinations_in_a_comparison_a_let_and_a_value(spec_of):
     assert fans(result) == {"双同": (2, 1), "顺数": (3, 1)} and result["total"] == 5
 
 
-def test_under_the_principles_only_a_whole_each_condition_is_counted_together(spec_of):
+def test_under_the_principles_every_whole_combinations_condition_is_counted_together(spec_of):
     spec = spec_of("""
         principles 套算一次
         fan 一般高 1 each: combinations(chows, 2, same(suit) and same(rank))
-        fan 有同 3: combinations(chows, 2, same(suit) and same(rank))
+        fan 有同 3: combinations(chows, 2, same(rank))
     """)
-    # Chow reading 123万 ×3 + 456筒: three identical pairs. 套算一次 keeps two of them for the `each`
-    # fan 一般高 (three sets: at most two two-set fans); 有同, a fixed fan, counts once: 2 + 3 = 5.
-    # The pung reading 111 222 333万 has one chow and scores 0, so the chow reading is taken.
+    # Chow reading 123万 ×3 + 456筒: three pairs of identical chows, each of which 有同's condition holds for too.
+    # Counted together, a pair of sets makes the first fan declared it matches (不得相同), and three sets make
+    # at most two two-set fans: 一般高 ×2, and no pair is left for 有同. Total 2. The pung reading 111 222 333万
+    # has one chow and scores 0, so the chow reading is taken.
     result = Interpreter(spec).evaluate(TRIPLE_CHOWS)
-    assert fans(result) == {"一般高": (1, 2), "有同": (3, 1)} and result["total"] == 5
+    assert fans(result) == {"一般高": (1, 2)} and result["total"] == 2
+
+
+def test_under_the_principles_a_combination_fan_without_each_counts_once(spec_of):
+    spec = spec_of("""
+        principles 套算一次
+        fan 有同 3: combinations(chows, 2, same(rank))
+    """)
+    # 123万 123万 123筒 456筒: three pairs of chows of one rank among three related chows of four, two of which
+    # the principles keep; without `each` 有同 counts once: 3.
+    result = Interpreter(spec).evaluate({"hand": "123m123m123p456p7z", "win": "7z"})
+    assert fans(result) == {"有同": (3, 1)} and result["total"] == 3
 
 
 def test_combinations_stays_checked_where_it_is_written(spec_of):

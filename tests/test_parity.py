@@ -207,7 +207,7 @@ fan 对 "Pairs" 2: shape == seven_pairs
 fan 龙 "Knitted" 3: shape == honors_and_knitted or shape == knitted_straight
 fan 头 "Pair tile" 1: pair in 幺九 or next(pair) == win
 fan 连 "Runs" 1 each: combinations(chows, 2, same(suit) and step == 3)
-fan 同 "Same" 2 each: combinations(chows, 3, distinct(suit) and step == 0)
+fan 同 "Same" 2: combinations(chows, 3, distinct(suit) and step == 0)
 fan 宝 "Dora" 1 each: indicated(dora) if counted_fans > 0 else 0
 fan 红 "Red" 1 each: red_fives
 score:

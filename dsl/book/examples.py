@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from dsl.cases.presets import with_options
 from dsl.frontend import ir
 from dsl.frontend.source import Diagnostic, printable
+from dsl.interp.explain import explain
+from dsl.interp.interpreter import Interpreter
 from dsl.interp.rounds import RoundSettler
+from dsl.notation import tile_codes
+
+# A group of a reading as explanations write it: `[555p]` a declared meld, `(5m wild)` the tiles wilds stand for,
+# `*` the group holding the winning tile.
+_GROUP = re.compile(r"(\[)?([0-9]+[a-z](?:[0-9]+[a-z])*)(?:\([^)]*\))?\]?(\*)?")
 
 
 @dataclass(frozen=True)
@@ -34,7 +42,9 @@ class ExampleOutcome:
 def run_examples(spec: ir.Spec, checker, options: Mapping[str, object] | None = None) -> list[ExampleOutcome]:
     """The worked hands, then the worked rounds; `options` (checked) under each one's own."""
     options = options or {}
-    hands = [check_example(e, checker.evaluate(with_options(e.case_dict(), options))) for e in spec.examples]
+    reference = Interpreter(spec)
+    hands = [check_example(e, checker.evaluate(with_options(e.case_dict(), options)), chosen_reading(reference, e))
+             for e in spec.examples]
     settler = RoundSettler(spec, checker, options)
     rounds = [ExampleOutcome(r, result := settler.settle(json.loads(r.record)), tuple(round_problems(r, result)))
               for r in spec.round_examples]
@@ -81,8 +91,35 @@ def unexercised_exclusions(spec: ir.Spec, interpreter) -> list[Diagnostic]:
     return found
 
 
-def check_example(example: ir.Example, result: dict) -> ExampleOutcome:
-    return ExampleOutcome(example, result, tuple(_problems(example, result)))
+def check_example(example: ir.Example, result: dict, chosen: str | None = None) -> ExampleOutcome:
+    """The example against the checker's result and, when it names a `reading`, the reading the checker chose."""
+    problems = _problems(example, result)
+    if example.reading is not None and chosen != " ".join(example.reading):
+        problems += _reading_problems(example.reading, chosen)
+    return ExampleOutcome(example, result, tuple(problems))
+
+
+def chosen_reading(interpreter: Interpreter, example: ir.Example) -> str | None:
+    """The groups of the reading the checker scored, as explanations write them, for an example that names one."""
+    if example.reading is None:
+        return None
+    explanation = explain(interpreter, example.case_dict())
+    return next((r["groups"] for r in explanation.get("readings", ()) if r["chosen"]), None)
+
+
+def _reading_problems(expected: tuple[str, ...], chosen: str | None) -> list[str]:
+    if chosen is None:
+        return [f"expected the reading {' '.join(expected)}, but the checker scored no reading"]
+    if _groups(" ".join(expected)) == _groups(chosen):
+        return []
+    return [f"expected the reading {' '.join(expected)}, but the checker chose {chosen}"]
+
+
+def _groups(text: str) -> list[tuple[bool, bool, tuple[str, ...]]]:
+    """The groups of a reading, each (declared, holds the winning tile, its tiles), whatever order they are written
+    in: `55z` and `5z5z` are one pair."""
+    return sorted((bool(declared), bool(win), tuple(sorted(tile_codes(run))))
+                  for declared, run, win in _GROUP.findall(text))
 
 
 def _problems(e: ir.Example, result: dict) -> list[str]:

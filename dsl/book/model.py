@@ -4,16 +4,18 @@ and the comparison of several variants."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from pathlib import Path
 
 from dsl.book import figures
-from dsl.book.options import OptionRow, PresetEntry, option_rows, preset_entries
 from dsl.book.chapters import Block, Chapter, chapters, paragraphs
 from dsl.book.definitions import SHAPES, Definition, Idioms, Phrase, definition, shape_definition
+from dsl.book.options import OptionRow, PresetEntry, option_rows, preset_entries
+from dsl.book.principles import PrincipleNote, principle_notes
 from dsl.book.prose import Prose, Reading
 from dsl.book.round_prose import round_rules
+from dsl.book.teaching import example_about
 from dsl.book.variantdiff import (
     PatternRow,
     VariantDiff,
@@ -31,6 +33,7 @@ from dsl.book.worked import WorkedExample, WorkedRound, worked_example, worked_r
 from dsl.frontend import ir
 from dsl.frontend.formula import formula
 from dsl.interp.interpreter import Interpreter
+from dsl.vocabulary import FLOWERS_OF_A_FULL_SET
 
 _PAYERS = {"each loser": "each loser", "each other": "each loser except the discarder",
            "discarder": "the discarder"}
@@ -49,6 +52,7 @@ class PatternEntry:
     groups: tuple[ir.ExclusiveGroup, ...]
     example: WorkedExample | None
     definition: Definition  # what the fan is, in plain words: the card opens with it
+    principles: tuple[PrincipleNote, ...] = ()  # what the accounting principles leave uncounted beside it
 
     @property
     def anchor(self) -> str:
@@ -79,6 +83,7 @@ class Book:
     spec: ir.Spec
     file: str
     overview: tuple[Block, ...]
+    tile_count: str  # the sentence that opens the Tiles section
     tilesets: tuple[tuple[ir.TileSet, tuple[ir.Tile, ...]], ...]
     red_tiles: tuple[ir.Tile, ...]  # red fives, each one of the copies of its suit's 5
     indicator_cycles: tuple[tuple[ir.Tile, ...], ...]  # honors in "next tile" order, when indicators are read
@@ -142,8 +147,19 @@ class Comparison:
     def of(cls, specs: list[ir.Spec]) -> Comparison:
         """A row per pattern (label, English, and per spec its value and the spec's name for it)."""
         ordered = sorted(specs, key=lambda s: s.name)
-        rows = tuple((r.label, r.english, tuple(_cell(r, s) for s in ordered)) for r in pattern_rows(ordered))
+        found = pattern_rows(ordered)
+        rows = tuple((r.label, _row_english(r, found), tuple(_cell(r, s) for s in ordered)) for r in found)
         return cls(tuple(ordered), rows, tuple(diff(a, b) for a, b in combinations(ordered, 2)))
+
+
+def _row_english(row: PatternRow, rows: list[PatternRow]) -> str | None:
+    """A row's English name; where another row's pattern goes by one of its names (地胡 is a first draw in one
+    variant, a first discard in another), the words of its `id` too."""
+    shared = any(other is not row and other.names & row.names for other in rows)
+    if row.identity is None or not shared:
+        return row.english
+    words = row.identity.replace("_", " ")
+    return f"{row.english} ({words})" if row.english else words
 
 
 def _cell(row: PatternRow, spec: ir.Spec) -> tuple[str, str | None]:
@@ -151,7 +167,15 @@ def _cell(row: PatternRow, spec: ir.Spec) -> tuple[str, str | None]:
     return cell_text(row, spec), (pattern.name if pattern else None)
 
 
-def book(spec: ir.Spec) -> Book:
+def books(specs: list[ir.Spec]) -> list[Book]:
+    """The book of each spec, each that extends another of them taught by its parent's examples too."""
+    by_name = {spec.name: spec for spec in specs}
+    return [book(spec, by_name.get(spec.parent or "")) for spec in specs]
+
+
+def book(spec: ir.Spec, parent: ir.Spec | None = None) -> Book:
+    """The book of a spec; given the spec it extends (whose book is written beside it), a fan none of the spec's
+    own examples is about may be taught by one of the parent's, scored under this spec's rules."""
     prose = Prose(spec)
     idioms = Idioms(spec)
     checker = Interpreter(spec)
@@ -159,14 +183,20 @@ def book(spec: ir.Spec) -> Book:
     examples = tuple(worked_example(spec, i + 1, e, checker) for i, e in enumerate(teaching))
     refusals = tuple(worked_example(spec, i + 1, e, checker)
                      for i, e in enumerate(e for e in spec.examples if e.error is not None))
+    inherited = () if parent is None else tuple(
+        replace(worked_example(spec, i + 1, e, checker), shown_in=parent.name) for i, e in enumerate(parent.examples)
+        if e.error is None)
     edges = figures.exclusion_edges(spec)
-    links = _Links.of(spec, edges, examples)
-    entries = tuple(_pattern_entry(p, prose, idioms, links) for p in figures.sorted_patterns(spec))
+    links = _Links.of(spec, edges)
+    notes = principle_notes(spec, checker)
+    entries = tuple(replace(_pattern_entry(p, prose, idioms, links, examples + inherited),
+                            principles=notes.get(p.name, ())) for p in figures.sorted_patterns(spec))
     settlement = spec.settlement
     return Book(
         spec=spec,
         file=Path(spec.path).name,
         overview=paragraphs(spec.doc or ""),
+        tile_count=tile_count(spec),
         tilesets=tuple((t, tuple(spec.tiles[i] for i in sorted(t.tiles))) for t in named_tilesets(spec)),
         red_tiles=tuple(figures.red_tiles(spec).values()),
         indicator_cycles=indicator_cycles(spec),
@@ -217,6 +247,24 @@ def shape_entries(spec: ir.Spec, idioms: Idioms, prose: Prose) -> tuple[ShapeEnt
     return tuple(entries)
 
 
+def tile_count(spec: ir.Spec) -> str:
+    """How many tiles the game is played with, flowers included, as the Tiles section opens. A spec that declares
+    no flower tiles but scores the `flowers` a case counts plays with a full set of them beside its tiles."""
+    declared = sum(t.copies for t in spec.tiles)
+    flowers = sum(spec.tiles[i].copies for i in spec.flower_tiles())
+    if not flowers and _reads_flowers(spec):
+        return (f"{declared + FLOWERS_OF_A_FULL_SET} tiles: the {declared} below and {FLOWERS_OF_A_FULL_SET} "
+                "flowers, which are no part of a hand (a flower drawn is set aside, replaced from the wall, and "
+                "counted).")
+    return f"{declared} tiles, " + (f"{flowers} of them flowers." if flowers else "no flowers.")
+
+
+def _reads_flowers(spec: ir.Spec) -> bool:
+    """Some rule of the spec reads the `flowers` a case counts."""
+    return any(isinstance(node, ir.Var) and node.scope == "context" and node.name == "flowers"
+               for expr in all_expressions(spec) for node in ir.walk(expr))
+
+
 def unit_word(spec: ir.Spec) -> str:
     """The spec's unit inside an English sentence: "fan" for 番, else the unit as the spec names it."""
     return "fan" if spec.unit == "番" else spec.unit
@@ -239,13 +287,12 @@ class _Links:
     """What the book says about each fan besides its own rule, gathered in one pass over the spec (a fan's entry
     looks it up, so the book takes time in proportion to the spec's size)."""
 
+    spec: ir.Spec
     excluded_by: dict[str, tuple[tuple[str, str], ...]]  # fan -> the (fan, " ×n") that exclude it
     groups: dict[str, tuple[ir.ExclusiveGroup, ...]]  # fan -> the exclusive groups it is in
-    example: dict[str, WorkedExample]  # fan -> the first worked example that counts it
 
     @classmethod
-    def of(cls, spec: ir.Spec, edges: list[tuple[ir.Pattern, ir.Exclusion]],
-           examples: tuple[WorkedExample, ...]) -> _Links:
+    def of(cls, spec: ir.Spec, edges: list[tuple[ir.Pattern, ir.Exclusion]]) -> _Links:
         excluded_by: dict[str, list[tuple[str, str]]] = {}
         for q, x in edges:
             excluded_by.setdefault(x.target, []).append((q.name, figures.times_text(x)))
@@ -255,15 +302,12 @@ class _Links:
                 found = groups.setdefault(member, [])
                 if not found or found[-1] is not group:  # a member written twice is in its group once
                     found.append(group)
-        example: dict[str, WorkedExample] = {}
-        for e in examples:
-            for name in _counted(e.result):
-                example.setdefault(name, e)
-        return cls({name: tuple(by) for name, by in excluded_by.items()},
-                   {name: tuple(gs) for name, gs in groups.items()}, example)
+        return cls(spec, {name: tuple(by) for name, by in excluded_by.items()},
+                   {name: tuple(gs) for name, gs in groups.items()})
 
 
-def _pattern_entry(p: ir.Pattern, prose: Prose, idioms: Idioms, links: _Links) -> PatternEntry:
+def _pattern_entry(p: ir.Pattern, prose: Prose, idioms: Idioms, links: _Links,
+                   examples: tuple[WorkedExample, ...]) -> PatternEntry:
     return PatternEntry(
         pattern=p,
         value=value_text(p.value),
@@ -273,7 +317,8 @@ def _pattern_entry(p: ir.Pattern, prose: Prose, idioms: Idioms, links: _Links) -
         excludes=tuple((x.target, figures.times_text(x)) for x in p.excludes),
         excluded_by=links.excluded_by.get(p.name, ()),
         groups=links.groups.get(p.name, ()),
-        example=links.example.get(p.name),
+        example=example_about(links.spec, p, (e for e in examples if e.shown_in is None))
+        or example_about(links.spec, p, (e for e in examples if e.shown_in is not None)),
         definition=definition(p, idioms, prose),
     )
 
@@ -290,12 +335,6 @@ def describe_pattern(p: ir.Pattern, prose: Prose) -> str:
             and counted.startswith("the number of "):
         return f"{verb} for each of the {counted.removeprefix('the number of ')}."
     return f"{verb} for each of: {counted}."
-
-
-def _counted(result: dict) -> set[str]:
-    """Names of the fans the checker counted, the losers' share fans included."""
-    names = {f["name"] for f in result.get("fans", ())} if result.get("winning") else set()
-    return names | {f["name"] for share in result.get("shares", ()) for f in share["fans"]}
 
 
 def _payment_case(rule: ir.PaymentRule, prose: Prose) -> PaymentCase:

@@ -167,6 +167,9 @@ class Prose:
                 return f"{self.quantity(expr.tile)} {verb} {self._tileset(expr.tileset)}"
             case ir.Aggregate(function="all" | "any"):
                 return self._all_any(expr, negated)
+            case ir.Combinations():
+                sets = f"{expr.size} of the {_SOURCES.get(expr.source, expr.source)}"
+                return f"no {sets} {self.condition(expr.body)}" if negated else f"{sets} {self.condition(expr.body)}"
             case ir.Const(value=bool() as value):
                 return "always" if value != negated else "never"
             case ir.Conditional():
@@ -297,6 +300,8 @@ class Prose:
                     return expr.name
                 if key.kind == "flag":
                     return self.condition(expr)
+                if key.kind == "int":  # a number the spec names and describes (連莊): read by its name
+                    return key.name
                 return f"the number of {key.description}" if key.kind == "count" else key.description
             case "option":
                 return f"the option {expr.name}"

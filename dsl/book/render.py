@@ -11,25 +11,20 @@ import jinja2
 from markupsafe import Markup
 
 from dsl.book import figures
-from dsl.book.model import Book, Comparison, book
+from dsl.book.model import Book, Comparison
+from dsl.book.model import books as all_books
+from dsl.book.principles import PRINCIPLES
 from dsl.book.variantdiff import ABSENT, diff
 from dsl.book.worked import WorkedExample, WorkedRound
 from dsl.frontend import ir
 from dsl.frontend.source import SpecError, error
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-PRINCIPLES = {
-    "不重复": "a fan implied by a larger one is not counted again (the 不计 lists)",
-    "不拆移": "a set is not split up or moved to make another fan",
-    "不得相同": "sets already combined into a fan are not combined into the same fan again",
-    "套算一次": "a set already combined into a fan is combined at most once more",
-    "就高不就低": "of every reading of the hand, the one worth the most counts",
-}
 
 
 def render_all(specs: list[ir.Spec], out_dir: Path, shared: bool = True) -> dict[Path, str]:
     """Path -> content of every page; a spec example that disagrees with the checker is an error."""
-    books = [book(spec) for spec in specs]
+    books = all_books(specs)
     failures = [(b, e) for b in books for e in b.failures]
     if failures:
         raise SpecError([d for b, e in failures for d in error(_failure_text(b, e), e.example.span).diagnostics])

@@ -80,10 +80,12 @@ def _one_winner(rules: ir.RoundRules) -> bool:
 
 def _kong_reading(spec: ir.Spec, rule: ir.KongRule, prose: Prose) -> Reading:
     payer = prose.about("the payer")
-    payments = "; ".join(f"{_KONG_PAYERS[p.payer]} pays it {payer.quantity(p.amount)}" for p in rule.payments)
+    paying = [p for p in rule.payments if not (isinstance(p.amount, ir.Const) and p.amount.value == 0)]
+    payments = "; ".join(f"{_KONG_PAYERS[p.payer]} pays it {payer.quantity(p.amount)}" for p in paying)
     rule_text = f"kong {rule.kind}: " + "; ".join(f"{p.payer} pays {formula(p.amount)}" for p in rule.payments)
     english = next((k.english for k in spec.meld_kinds if k.name == rule.kind and k.english), rule.kind)
-    return Reading(english, None, rule_text, f"When a player makes {kind_text(spec, rule.kind)}, {payments}.")
+    return Reading(english, None, rule_text, f"When a player makes {kind_text(spec, rule.kind)}, "
+                   + (f"{payments}." if paying else "nobody pays anything for it."))
 
 
 def _transfer_reading(rule: ir.TransferRule, flags: dict[str, str]) -> Reading:

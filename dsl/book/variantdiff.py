@@ -15,24 +15,32 @@ ABSENT = "—"
 
 @dataclass
 class PatternRow:
-    """One pattern across variants; a variant's pattern joins the row when its name or an alias matches."""
+    """One pattern across variants: the fans declared with one `id`; a fan without one joins a row of fans
+    without one whose name or an alias matches."""
 
     label: str
     english: str | None
+    identity: str | None = None
     names: set[str] = field(default_factory=set)
     cells: dict[str, ir.Pattern] = field(default_factory=dict)
+
+    def takes(self, spec: ir.Spec, p: ir.Pattern) -> bool:
+        if spec.name in self.cells:
+            return False
+        if p.identity is not None or self.identity is not None:
+            return p.identity == self.identity
+        return bool(self.names & {p.name, *p.aliases})
 
 
 def pattern_rows(specs: list[ir.Spec]) -> list[PatternRow]:
     rows: list[PatternRow] = []
     for spec in specs:
         for p in sorted_patterns(spec):
-            keys = {p.name, *p.aliases}
-            row = next((r for r in rows if spec.name not in r.cells and r.names & keys), None)
+            row = next((r for r in rows if r.takes(spec, p)), None)
             if row is None:
-                row = PatternRow(p.name, p.english)
+                row = PatternRow(p.name, p.english, p.identity)
                 rows.append(row)
-            row.names |= keys
+            row.names |= {p.name, *p.aliases}
             row.cells[spec.name] = p
     return rows
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from dsl.book import figures
-from dsl.book.examples import check_example, fans_text, round_problems
+from dsl.book.examples import check_example, chosen_reading, fans_text, round_problems
 from dsl.book.round_prose import kind_text
 from dsl.cases.case import read_case
 from dsl.frontend import ir
@@ -43,6 +43,7 @@ class WorkedExample:
     roles: tuple[str, ...]  # per seat: "winner, dealer", "discarder", ...
     results: tuple[tuple[str, object], ...]  # the spec's `score:` results and the pot, as the checker gave them
     unit: str = "番"  # the spec's unit, heading the value column
+    shown_in: str | None = None  # the spec whose book shows it, when not this book's own (a parent's example)
     kind: ClassVar[str] = "example"
 
     @property
@@ -105,7 +106,7 @@ class WorkedRound:
 def worked_example(spec: ir.Spec, number: int, example: ir.Example, checker: Interpreter) -> WorkedExample:
     case = example.case_dict()
     result = checker.evaluate(case)
-    outcome = check_example(example, result)
+    outcome = check_example(example, result, chosen_reading(checker, example))
     others = tuple((seat, tuple(_meld(spec, m) for m in melds))
                    for seat, melds in sorted(case.get("other_melds", {}).items()))
     return WorkedExample(

@@ -13,7 +13,7 @@ from dsl.compiled.emit import Aggregate, Emitter, Where, reads_waits
 from dsl.compiled.layout import literal_lines, location, shown_path, source_text
 from dsl.compiled.tables import Tables
 from dsl.frontend import ir, ir_json
-from dsl.vocabulary import COMBINING_PRINCIPLES, PRINCIPLES, RUNTIME_LIMITS
+from dsl.vocabulary import PRINCIPLES, RUNTIME_LIMITS
 
 # The IR fields this back end reads, or knows it may leave to the books (`rule_sections`, a fan's `definition`);
 # a field added to the IR later stops generation while it is set.
@@ -26,7 +26,7 @@ KNOWN_FIELDS = {
               "cap", "cap_description", "cap_unless_more", "shape_rules", "rule_spans",
               "presets", "rule_sections"},
     ir.Pattern: {"name", "english", "value", "condition", "excludes", "aliases", "doc", "scope", "order", "span",
-                 "late", "definition"},
+                 "late", "definition", "identity"},
     ir.Settlement: {"bindings", "rules", "span", "pot", "liable", "requirements"},
     ir.Shape: {"name", "chows"},
     ir.ShapeRule: {"name", "english", "condition", "span"},
@@ -77,6 +77,7 @@ class Combining:
     fans: list[int]  # in the spec's fan order
     pair_fans: list[int]  # the two-set fans, in that order: dsl.interp.combinations drops the last first
     matchers: dict[int, list[Matcher]]  # by the number of sets
+    once: list[int]  # the fans not counted `each`: once, however many times their sets make them
 
 
 @dataclass
@@ -193,23 +194,23 @@ class Model:
     def _fans(self) -> None:
         fans = self.spec.patterns + self.spec.loser_patterns
         self.fan_index = {p.name: i for i, p in enumerate(fans)}
-        if any(p in COMBINING_PRINCIPLES for p in self.spec.principles):
-            self._combining()
+        self._combining()
         combined = {i: c.source for c in self.combining for i in c.fans}
         self.fans = [self._fan(i, p, combined.get(i)) for i, p in enumerate(fans)]
 
     def _combining(self) -> None:
         """Combination fans counted together (Evaluator._count_combinations), one group per source."""
-        for p in self.spec.patterns:
-            if not isinstance(p.condition, ir.Combinations) or p.value.kind != "each":
-                continue
+        for p in self.spec.combined_patterns():
+            assert isinstance(p.condition, ir.Combinations)
             source = p.condition.source
             group = next((c for c in self.combining if c.source == source), None)
             if group is None:
-                group = Combining(source, [], [], {2: [], 3: [], 4: []})
+                group = Combining(source, [], [], {2: [], 3: [], 4: []}, [])
                 self.combining.append(group)
             index = self.fan_index[p.name]
             group.fans.append(index)
+            if not p.value.per_occurrence:
+                group.once.append(index)
             if p.condition.size == 2:
                 group.pair_fans.append(index)
             body = self.emitter.condition(p.condition.body, Where("hand", "combo"))

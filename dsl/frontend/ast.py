@@ -368,6 +368,7 @@ class Pattern(Decl):
     scope: str = "hand"  # "hand": the winner's hand; "loser": one loser's share
     replaces: bool = False
     definition: tuple[str, str] | None = None  # doc "中文" "English": what the fan is, in both languages
+    identity: Name | None = None  # `id NAME`: the same pattern in every variant that gives it this id
 
 
 @dataclass(frozen=True)
@@ -476,6 +477,13 @@ class RoundRules(Decl):
 
 
 @dataclass(frozen=True)
+class Reading(Decl):
+    """`reading 234m 55m* ...`: the groups an example's explanation reads the hand as."""
+
+    groups: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class MeldLiteral:
     span: Span
     kind: str
@@ -522,6 +530,7 @@ class Example(Decl):
     error: str | None = None
     payments: Payments | None = None
     doc: str | None = None
+    reading: Reading | None = None
     lines: tuple[str, ...] = field(default=(), compare=False)
 
 

@@ -9,6 +9,7 @@ from dsl.frontend import ast, ir
 from dsl.frontend.expressions import Names
 from dsl.frontend.presets import example_options
 from dsl.frontend.source import error
+from dsl.notation import HandError, parse_tiles
 
 
 def example(names: Names, e: ast.Example) -> ir.Example:
@@ -34,7 +35,20 @@ def example(names: Names, e: ast.Example) -> ir.Example:
         fans = tuple(ir.ExpectedFan(names.pattern_name(f.name, all_names), f.value, f.count) for f in e.fans)
     return ir.Example(e.title, tuple(sorted(case.items())), fans, e.total, e.no_win, e.error,
                       amounts(names, e.payments), e.doc, e.span, example_comments(e.lines),
-                      e.preset.text if e.preset else None)
+                      e.preset.text if e.preset else None, _reading(names, e.reading))
+
+
+def _reading(names: Names, reading: ast.Reading | None) -> tuple[str, ...] | None:
+    """The groups of a `reading` line, each naming tiles of the spec."""
+    if reading is None:
+        return None
+    codes = names.declared.codes
+    for group in reading.groups:
+        try:
+            parse_tiles(group.strip("[]*"), codes)
+        except HandError as exc:
+            raise error(f"reading: {exc}", reading.span) from None
+    return reading.groups
 
 
 def seat_number(names: Names, seat: ast.Seat) -> int:

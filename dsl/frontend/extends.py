@@ -4,7 +4,7 @@ and with the tiles, tile sets and meld kinds it imports."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dsl.frontend import ast
@@ -190,6 +190,8 @@ def _apply_pattern(into: Declarations, decl: ast.Pattern) -> None:
         where = "the parent spec" if earlier.span.source is not decl.span.source else f"line {earlier.span.line}"
         raise error(f"fan {name!r} is already defined in {where}", decl.name.span,
                     "write `replace fan` to change it")
+    if decl.replaces and decl.identity is None:  # a replaced fan is the same pattern unless it says otherwise
+        decl = replace(decl, identity=into.patterns[name].identity)
     into.patterns[name] = decl
 
 

@@ -3,11 +3,16 @@ and the minimum; the order fans are scored in (each after the fans it reads; one
 
 from __future__ import annotations
 
+import re
+
 from dsl.frontend import ast, ir
 from dsl.frontend.builtin_names import PRINCIPLES, TRADITIONAL
 from dsl.frontend.expressions import Names
 from dsl.frontend.source import error, suggest
 from dsl.frontend.typecheck import NUMBER
+from dsl.vocabulary import COMBINING_PRINCIPLES
+
+IDENTITY = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def pattern(names: Names, p: ast.Pattern, order: int) -> ir.Pattern:
@@ -21,7 +26,29 @@ def pattern(names: Names, p: ast.Pattern, order: int) -> ir.Pattern:
     late = any(isinstance(e, ir.Var) and e.scope == "late"
                for e in (*ir.walk(condition), *ir.walk(value.expr)))
     return ir.Pattern(p.name.text, p.english, value, condition, _exclusions(names, p),
-                      tuple(a.text for a in p.aliases), p.doc, p.scope, order, p.span, late, p.definition)
+                      tuple(a.text for a in p.aliases), p.doc, p.scope, order, p.span, late, p.definition,
+                      _identity(p))
+
+
+def _identity(p: ast.Pattern) -> str | None:
+    """The id of `id NAME`: lower-case ASCII, so that variants written in any script can share it."""
+    if p.identity is None:
+        return None
+    if not IDENTITY.fullmatch(p.identity.text):
+        raise error(f"id {p.identity.text!r} of fan {p.name.text!r} is not lower-case ASCII letters, digits and _ "
+                    "(e.g. thirteen_orphans)", p.identity.span)
+    return p.identity.text
+
+
+def check_identities(patterns: list[ast.Pattern]) -> None:
+    """Two fans of one spec cannot be the same pattern."""
+    seen: dict[str, ast.Pattern] = {}
+    for p in patterns:
+        if p.identity is None:
+            continue
+        if (first := seen.setdefault(p.identity.text, p)) is not p:
+            raise error(f"fans {first.name.text!r} and {p.name.text!r} both have the id {p.identity.text!r}",
+                        p.identity.span)
 
 
 def _exclusions(names: Names, p: ast.Pattern) -> tuple[ir.Exclusion, ...]:
@@ -106,3 +133,14 @@ def check_late_patterns(patterns: list[ir.Pattern]) -> None:
                             "no fan can depend on it", node.span)
         if p.late and p.excludes:
             raise error(f"{p.name!r} is scored after the other fans; it cannot exclude any", p.excludes[0].span)
+
+
+def check_repeatable(patterns: tuple[ir.Pattern, ...], principles: tuple[str, ...]) -> None:
+    """`each` says a fan can count more than once, and the rule book prints it so. Under 套算一次 / 不得相同 a fan
+    of three or four sets counts once (dsl.interp.combinations): such a fan written `each` is an error."""
+    if not any(p in COMBINING_PRINCIPLES for p in principles):
+        return
+    for p in patterns:
+        if isinstance(p.condition, ir.Combinations) and p.value.kind == "each" and p.condition.size >= 3:
+            raise error(f"fan {p.name!r} counts at most once: under {'/'.join(COMBINING_PRINCIPLES)} a fan of "
+                        f"{p.condition.size} sets is counted once; write its value without `each`", p.span)

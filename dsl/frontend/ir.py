@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dsl.frontend.source import Span
+from dsl.vocabulary import COMBINING_PRINCIPLES
 
 # ---------------------------------------------------------------- tiles
 
@@ -344,6 +345,7 @@ class Pattern:
     span: Span
     late: bool = False  # uses `counted_fans`: scored after every other fan's exclusions
     definition: tuple[str, str] | None = None  # (中文, English): what the fan is, as the spec's doc says it
+    identity: str | None = None  # `id`: the pattern across variants (the comparison's row), when declared
 
 
 @dataclass(frozen=True)
@@ -504,6 +506,7 @@ class Example:
     span: Span
     comments: str | None = None  # the `#` comments written in the example: how its result is worked out
     preset: str | None = None  # the preset whose options the case carries (under its own `options`)
+    reading: tuple[str, ...] | None = None  # `reading`: the groups the explanation reads the hand as
 
     def case_dict(self) -> dict:
         """The case as docs/interface.md JSON: lists for melds, a seat -> melds object for other_melds."""
@@ -602,3 +605,11 @@ class Spec:
 
     def preset(self, name: str) -> Preset | None:
         return next((p for p in self.presets if p.name == name), None)
+
+    def combined_patterns(self) -> tuple[Pattern, ...]:
+        """The fans counted together under the accounting principles 套算一次 / 不得相同 (dsl.interp.combinations):
+        hand fans of a plain value whose whole condition is one `combinations(...)`, in scoring order. None
+        when the spec declares neither principle."""
+        if not any(p in COMBINING_PRINCIPLES for p in self.principles):
+            return ()
+        return tuple(p for p in self.patterns if isinstance(p.condition, Combinations) and p.value.expr is None)

@@ -221,6 +221,15 @@ def _string(token: Token) -> str:
     return value
 
 
+def _indentation(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _comment_at(line: str, indent: int) -> bool:
+    """A comment line written at this indentation."""
+    return line.lstrip().startswith("#") and _indentation(line) == indent
+
+
 @v_args(meta=True)
 class ToAst(Transformer):
     """Parse tree -> dsl.frontend.ast nodes. One method per grammar rule."""
@@ -464,8 +473,11 @@ class ToAst(Transformer):
     def definition(self, meta, c):
         return ("definition", (_string(c[0]), _string(c[1])), self._span(meta))
 
+    def identity(self, meta, c):
+        return ("id", self._name(c[0]))
+
     def _pattern(self, meta, name, english, value, condition, clauses):
-        excludes, aliases, docs = [], [], []
+        excludes, aliases, docs, ids = [], [], [], []
         definition = None
         for clause in clauses:
             if isinstance(clause, ast.Doc):
@@ -476,11 +488,15 @@ class ToAst(Transformer):
                 if definition is not None:
                     raise error('a fan has one `doc "中文" "English"` definition', clause[2])
                 definition = clause[1]
+            elif clause[0] == "id":
+                ids.append(clause[1])
             else:
                 aliases.extend(clause[1])
+        if len(ids) > 1:
+            raise error(f"fan {name!s} has two ids; a fan is one pattern", ids[1].span)
         return ast.Pattern(self._span(meta), self._name(name), _string(english) if english else None, value,
                            condition, tuple(excludes), tuple(aliases), "\n".join(docs) or None,
-                           definition=definition)
+                           definition=definition, identity=ids[0] if ids else None)
 
     def pattern(self, meta, c):
         name, english, value, condition, *clauses = c
@@ -552,8 +568,25 @@ class ToAst(Transformer):
     # -- examples
 
     def example(self, meta, c):
-        lines = tuple(self.source.line(n) for n in range(meta.line, meta.end_line + 1))
-        return self._example(meta, _string(c[0]), c[1:], lines)
+        return self._example(meta, _string(c[0]), c[1:], self._explained_lines(meta))
+
+    def _explained_lines(self, meta) -> tuple[str, ...]:
+        """The lines of a worked example or round with the comments that explain it: the comment lines right
+        above its first line (no blank line between) and the lines of its block. The parser's block runs on
+        over the comments below it, which are about what follows."""
+        first = meta.line
+        indent = _indentation(self.source.line(first))
+        last, in_string = first, self.source.line(first).count('"""') % 2 == 1
+        for number in range(first + 1, meta.end_line + 1):
+            line = self.source.line(number)
+            if not in_string and line.strip() and _indentation(line) <= indent:
+                break  # back at the block's own level: the block has ended
+            if in_string or line.strip():
+                last = number
+            in_string ^= line.count('"""') % 2 == 1
+        while first > 1 and _comment_at(self.source.line(first - 1), indent):
+            first -= 1
+        return tuple(self.source.line(n) for n in range(first, last + 1))
 
     def _example(self, meta, title: str, items: list, lines: tuple[str, ...] = ()) -> ast.Example:
         fields: dict = {"title": title}
@@ -644,7 +677,7 @@ class ToAst(Transformer):
                 fields.update(value)
             else:
                 fields[kind] = value
-        lines = tuple(self.source.line(n) for n in range(meta.line, meta.end_line + 1))
+        lines = self._explained_lines(meta)
         return ast.RoundExample(self._span(meta), _string(c[0]), events=tuple(events), lines=lines, **fields)
 
     def dealer_line(self, meta, c):
@@ -731,6 +764,12 @@ class ToAst(Transformer):
 
     def expect_error(self, meta, c):
         return ("fields", {"error": _string(c[0])})
+
+    def reading_line(self, meta, c):
+        return ("fields", {"reading": ast.Reading(self._span(meta), tuple(c))})
+
+    def reading_group(self, meta, c):
+        return "".join(str(t) for t in c)
 
     def payments_line(self, meta, c):
         return ("fields", {"payments": ast.Payments(self._span(meta), tuple(c))})

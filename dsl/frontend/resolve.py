@@ -82,6 +82,7 @@ def _spec(names: Names, path: str) -> ir.Spec:
     minimum = fans.minimum(names, d.minimum)
     excluding = tuple(names.pattern_name(n) for n in (d.minimum.excluding if d.minimum else ()))
     principles = tuple(fans.principle(n) for n in (d.principles.names if d.principles else ()))
+    fans.check_repeatable(hand, principles)
     preferred = tuple(names.pattern_name(n, names.hand_names) for n in (d.prefer.names if d.prefer else ()))
     exclusive = tuple(fans.exclusive(names, g) for g in d.exclusive.values())
     score = settlement.score(names, d.score) if d.score else ()
@@ -129,6 +130,7 @@ def _shape_rule(names: Names, rule: ast.ShapeRule) -> ir.ShapeRule:
 
 def _fans(names: Names) -> tuple[tuple[ir.Pattern, ...], tuple[ir.Pattern, ...]]:
     """The hand fans and the loser fans, each in the order they are scored."""
+    fans.check_identities(list(names.d.patterns.values()))
     patterns = [fans.pattern(names, p, i) for i, p in enumerate(names.d.patterns.values())]
     fans.check_late_patterns(patterns)
     hand = fans.dependency_order([p for p in patterns if p.scope == "hand"])

@@ -206,6 +206,18 @@ def _standard_wild(spec: ir.Spec, counts: list[int], start: int, sets: int, pair
                 counts[t] += 1
 
 
+def every_group(spec: ir.Spec) -> tuple[Group, ...]:
+    """Each chow, pung, kong and pair the spec's tiles can make, once: the sets a fan's condition can be asked
+    about without a hand."""
+    flowers = spec.flower_tiles()
+    groups = [Group("chow", _tiles_of(spec, "chow", t.index), False, True, False)
+              for t in spec.tiles if _chow_tiles(spec, t.index)]
+    for kind, size in (("pung", 3), ("kong", 4), ("pair", 2)):
+        groups += [Group(kind, (t.index,) * size, False, True, False) for t in spec.tiles
+                   if t.copies >= size and t.index not in flowers]
+    return tuple(groups)
+
+
 def _chow_tiles(spec: ir.Spec, low: int) -> bool:
     """A chow can start at this tile: two more of its numbered suit, one and two ranks up."""
     tile = spec.tiles[low]

@@ -16,10 +16,9 @@ from dsl.cases.encoded import Columns, decode_all
 from dsl.cases.scores import Scores, scores_of
 from dsl.frontend import arithmetic, ir
 from dsl.frontend.source import Span
-from dsl.interp.combinations import combination_counts
-from dsl.interp.decompose import Decomposition, Group, declared_group, decompositions, reading_tiles
+from dsl.interp.combinations import combination_counts, made_inside
+from dsl.interp.decompose import Decomposition, Group, declared_group, decompositions, every_group, reading_tiles
 from dsl.notation import HandError, parse_tiles
-from dsl.vocabulary import COMBINING_PRINCIPLES
 
 NO_TILE = -1  # the value of `pair` in a decomposition without a pair
 SEAT_KEYS = ("seat", "dealer", "discarder")  # read as the case resolves them, defaults included
@@ -109,11 +108,9 @@ class Evaluator:
         self.tilesets = {ts.name: ts.tiles for ts in spec.tilesets}
         self.patterns = {p.name: p for p in spec.patterns + spec.loser_patterns}
         self.notation = spec.notation()
-        principled = any(name in COMBINING_PRINCIPLES for name in spec.principles)
         self.combining: dict[str, list[ir.Pattern]] = {}
-        for p in spec.patterns:  # a fan counted `each` whose whole condition is combinations(...)
-            if principled and isinstance(p.condition, ir.Combinations) and p.value.kind == "each":
-                self.combining.setdefault(p.condition.source, []).append(p)
+        for p in spec.combined_patterns():
+            self.combining.setdefault(p.condition.source, []).append(p)  # type: ignore[attr-defined]
         self.combined = {p.name for fans in self.combining.values() for p in fans}
         self.per_loser = {id(b.expr) for b in spec.settlement.bindings} if spec.settlement is not None else set()
 
@@ -197,13 +194,29 @@ class Evaluator:
         """Count every combination fan over one kind of set at once, under the accounting principles."""
         patterns = self.combining[source]
         sets = self.sorted_sets(source, env)
+        counts = combination_counts(patterns, sets, self._matcher(env))
+        for p in patterns:  # a fan not counted `each` counts once however many times its sets make it
+            env.counts[p.name] = counts.get(p.name, 0) if p.value.per_occurrence else min(counts.get(p.name, 0), 1)
 
+    def made_inside(self) -> dict[str, tuple[str, ...]]:
+        """Per fan of three or four sets counted under the principles, the smaller ones its own sets make (清龙:
+        连六, 老少副), found by asking each fan's condition about every set the tiles can make."""
+        anywhere = Env(HandFacts.of(self.spec, Hand((), None, (), {}, {}), lambda _: 0),
+                       Decomposition("standard", every_group(self.spec), None))
+        copies = [t.copies for t in self.spec.tiles]
+        found: dict[str, tuple[str, ...]] = {}
+        for source, patterns in self.combining.items():
+            # A combination's condition reads the tiles of its sets alone: a kong makes the fans its pung makes.
+            candidates = [g for g in self._source(source, anywhere) if g.kind != "kong" or source == "kongs"]
+            found |= made_inside(patterns, candidates, copies, self._matcher(anywhere))
+        return found
+
+    def _matcher(self, env: Env) -> Callable[[ir.Pattern, tuple], bool]:
+        """Whether some sets make a combination fan (its condition holds for them), in this environment."""
         def matches(p: ir.Pattern, chosen: tuple) -> bool:
             return bool(self.value(p.condition.body, env.inside(_sorted_sets(chosen))))  # type: ignore[attr-defined]
 
-        counts = combination_counts(patterns, sets, matches)
-        for p in patterns:
-            env.counts[p.name] = counts.get(p.name, 0)
+        return matches
 
     def sorted_sets(self, source: str, env: Env) -> tuple[Group, ...]:
         """The sets a combination fan chooses from, in tile order."""
