@@ -9,10 +9,10 @@ from itertools import combinations
 from pathlib import Path
 
 from dsl.book import figures
-from dsl.book.options import OptionRow, PresetEntry, option_rows, preset_entries
 from dsl.book.chapters import Block, Chapter, chapters, paragraphs
 from dsl.book.definitions import SHAPES, Definition, Idioms, Phrase, definition, shape_definition
-from dsl.book.prose import Prose, Reading
+from dsl.book.options import OptionRow, PresetEntry, option_rows, preset_entries
+from dsl.book.prose import Prose, Reading, Schedule
 from dsl.book.round_prose import round_rules
 from dsl.book.variantdiff import (
     PatternRow,
@@ -49,6 +49,7 @@ class PatternEntry:
     groups: tuple[ir.ExclusiveGroup, ...]
     example: WorkedExample | None
     definition: Definition  # what the fan is, in plain words: the card opens with it
+    schedules: tuple[Schedule, ...] = ()  # the tables its value or condition looks up
 
     @property
     def anchor(self) -> str:
@@ -177,7 +178,7 @@ def book(spec: ir.Spec) -> Book:
         unit=spec.unit,
         unit_word=unit_word(spec),
         cap=cap_sentence(spec),
-        definitions=tuple(Reading(d.name, None, formula(d.expr), prose.reading(d.expr)) for d in spec.definitions),
+        definitions=tuple(prose.named(d.name, d.expr) for d in spec.definitions),
         requirements=tuple(Reading(r.name, r.english, formula(r.condition), prose.condition(r.condition))
                            for r in spec.requirements),
         minimum=minimum_text(spec),
@@ -186,9 +187,8 @@ def book(spec: ir.Spec) -> Book:
         loser_patterns=tuple(e for e in entries if e.pattern.scope != "hand"),
         edges=tuple(figures.edge_label(p, x) for p, x in edges),
         graph=figures.exclusion_graph(spec),
-        score=tuple(Reading(b.name, None, formula(b.expr), prose.reading(b.expr)) for b in spec.score),
-        bindings=tuple(Reading(b.name, None, formula(b.expr), prose.reading(b.expr))
-                       for b in (settlement.bindings if settlement else ())),
+        score=tuple(prose.named(b.name, b.expr) for b in spec.score),
+        bindings=tuple(prose.named(b.name, b.expr) for b in (settlement.bindings if settlement else ())),
         payment_cases=tuple(_payment_case(rule, prose) for rule in (settlement.rules if settlement else ())),
         pot=Reading("pot", None, formula(settlement.pot), prose.quantity(settlement.pot))
         if settlement is not None and settlement.pot is not None else None,
@@ -275,6 +275,7 @@ def _pattern_entry(p: ir.Pattern, prose: Prose, idioms: Idioms, links: _Links) -
         groups=links.groups.get(p.name, ()),
         example=links.example.get(p.name),
         definition=definition(p, idioms, prose),
+        schedules=prose.schedules(p.value.expr, p.condition),
     )
 
 
@@ -299,8 +300,8 @@ def _counted(result: dict) -> set[str]:
 
 
 def _payment_case(rule: ir.PaymentRule, prose: Prose) -> PaymentCase:
-    readings = tuple(Reading(_PAYERS.get(p.payer, p.payer), None, formula(p.amount), prose.quantity(p.amount))
-                     for p in rule.payments)
+    readings = tuple(Reading(_PAYERS.get(p.payer, p.payer), None, formula(p.amount), prose.quantity(p.amount),
+                             prose.schedules(p.amount)) for p in rule.payments)
     return PaymentCase(_CASES.get(rule.case, rule.case), readings)
 
 

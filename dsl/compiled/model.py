@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from dsl import __version__
 from dsl.compiled import CodegenError, names
-from dsl.compiled.emit import Aggregate, Emitter, Where, reads_waits
+from dsl.compiled.emit import Aggregate, Emitter, Lookup, Where, reads_waits
 from dsl.compiled.layout import literal_lines, location, shown_path, source_text
 from dsl.compiled.tables import Tables
 from dsl.frontend import ir, ir_json
@@ -171,6 +171,10 @@ class Model:
     @property
     def aggregates(self) -> list[Aggregate]:
         return self.emitter.aggregates
+
+    @property
+    def lookups(self) -> list[Lookup]:
+        return self.emitter.lookups
 
     @property
     def uses_group_masks(self) -> bool:

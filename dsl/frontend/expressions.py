@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from dsl.frontend import arithmetic, ast, ir
+from dsl.frontend import arithmetic, ast, ir, tables
 from dsl.frontend.builtin_names import (
     AGGREGATES,
     COMBO_ATTRS,
@@ -111,6 +111,8 @@ class ExprResolver:
                                       self.resolve(e.otherwise))
             case ast.Member():
                 return ir.InTileSet(e.span, self._tile_valued(e.element), self._tileset(e.tileset))
+            case ast.Table():
+                return tables.table(e, self.resolve)
         raise AssertionError(e)
 
     def _shape_side(self, compare: ast.Binary, side: ast.Expr) -> ir.Expr:

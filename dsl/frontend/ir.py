@@ -271,6 +271,19 @@ class Conditional(Expr):
     otherwise: Expr
 
 
+@dataclass(frozen=True)
+class Table(Expr):
+    """`table(paid: 0 -> 1, 1 -> 2, 2..3 -> 4, else 8)`: the value of the row whose keys hold the key, else
+    `otherwise`. Rows are (low, high, value), whole numbers, in increasing key order without overlap."""
+
+    key: Expr
+    rows: tuple[tuple[int, int, int], ...]
+    otherwise: int
+
+    def lookup(self, key: int) -> int:
+        return next((value for low, high, value in self.rows if low <= key <= high), self.otherwise)
+
+
 def walk(expr: Expr | None) -> Iterator[Expr]:
     """Every node of an expression tree, the root first."""
     if expr is None:

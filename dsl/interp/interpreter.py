@@ -169,6 +169,8 @@ class Evaluator:
             case ir.Conditional():
                 branch = expr.then if self.value(expr.condition, env) else expr.otherwise
                 return self.value(branch, env)
+            case ir.Table():
+                return expr.lookup(self.value(expr.key, env))
         raise AssertionError(expr)
 
     def count(self, pattern: ir.Pattern, env: Env) -> int:
