@@ -219,7 +219,8 @@ class Emitter:
             codes = {"suit": Code(f"TILE_SUIT[{var}]", "text"), "rank": Code(f"TILE_RANK[{var}]", "num"),
                      "numbered": Code(f"TILE_NUMBERED[{var}]", "bool"),
                      "honor": Code(f"(not TILE_NUMBERED[{var}])", "bool"), "tile": Code(var, "tile"),
-                     "copies": Code(f"c.held[{var}]", "num"), "konged": Code(f"has_tile(c.konged, {var})", "bool")}
+                     "copies": Code(f"c.held[{var}]", "num"), "konged": Code(f"has_tile(c.konged, {var})", "bool"),
+                     "own_flower": Code(f"(TILE_SEAT[{var}] == c.h.seat_wind + 1)", "bool")}
         elif e.element == "group":
             codes = {attr: Code(f"({_kinds_test(var, SOURCE_KINDS[f'{attr}s'])})", "bool")
                      for attr in ("chow", "pung", "kong", "pair")}
@@ -229,6 +230,7 @@ class Emitter:
                      "suit": Code(f"TILE_SUIT[{var}.tile]", "text"), "rank": Code(f"TILE_RANK[{var}.tile]", "num"),
                      "tile": Code(f"{var}.tile", "tile"), "with_win": Code(f"{var}.with_win", "bool"),
                      "size": Code(f"{var}.size", "num"),
+                     "own_flower": Code(f"(TILE_SEAT[{var}.tile] == c.h.seat_wind + 1)", "bool"),
                      "numbered": Code(f"(({var}.tiles & ~NUMBERED) == 0)", "bool"),
                      "honor": Code(f"(({var}.tiles & NUMBERED) == 0)", "bool")}
             if e.name not in codes:  # a meld kind's name: Evaluator._group_attr compares it with the group's kind

@@ -31,7 +31,7 @@ KNOWN_FIELDS = {
     ir.Shape: {"name", "chows"},
     ir.ShapeRule: {"name", "english", "condition", "span"},
     ir.MeldKind: {"name", "english", "shape", "concealed", "opens", "tiles", "span", "tileset", "aside"},
-    ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered"},
+    ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered", "seat"},
     ir.Suit: {"code", "name", "english", "numbered", "flowers", "tiles", "span"},
 }
 PAYERS = {"each loser": "True", "discarder": "c.losers[k].discarder", "each other": "not c.losers[k].discarder"}

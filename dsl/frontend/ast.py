@@ -189,6 +189,14 @@ class Suit(Decl):
 
 
 @dataclass(frozen=True)
+class FlowerSeats:
+    """`seats 1 2 3 4 1 2 3 4`: the seat each flower of the group belongs to, 1..4 = 東 南 西 北."""
+
+    span: Span
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class HonorGroup(Decl):
     kind: str  # "honors" or "flowers"
     code: Name
@@ -196,6 +204,7 @@ class HonorGroup(Decl):
     english: str
     copies: int
     tiles: tuple[NamedTile, ...]
+    seats: FlowerSeats | None = None
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ class Tile:
     english: str
     copies: int
     numbered: bool  # part of a 1..9 suit: can form chows
+    seat: int = 0  # a flower's seat, 1..4 = 東 南 西 北 (the rank of that seat's wind); 0: none
 
 
 @dataclass(frozen=True)

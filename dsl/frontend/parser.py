@@ -290,9 +290,12 @@ class ToAst(Transformer):
                         int(low), int(high), copies)
 
     def honor_group(self, meta, c):
-        kind, code, name, english, copies, *tiles = c
+        kind, code, name, english, copies, *tiles, seats = c
         return ast.HonorGroup(self._span(meta), str(kind), self._name(code), self._name(name), _string(english),
-                              copies, tuple(tiles))
+                              copies, tuple(tiles), seats)
+
+    def flower_seats(self, meta, c):
+        return ast.FlowerSeats(self._span(meta), tuple(int(seat) for seat in c))
 
     def named_tile(self, meta, c):
         name, english, copies = c
