@@ -185,8 +185,12 @@ loser fan 闭 "Closed loser" 1: not loser.opened
     不计 庄
 settle:
     let base = 2 ^ (total - 1) + loser_total
-    self_drawn: each loser pays base
-    discard: discarder pays sum(losers, base); each other pays roundup(total / 3, 1)
+    let 底 = table(total - 2:
+        -1 -> 1, 0 -> 2, 1 → 4, 3..5 -> 16, 8 -> 64,
+        else 128)
+    self_drawn: each loser pays base + 底 + table(total: 9 -> 2 ^ 60, else 0)
+    discard: discarder pays sum(losers, base); each other pays roundup(total / 3, 1) + table(loser.dealer:
+        1 -> 5, else 2)
 """
 
 

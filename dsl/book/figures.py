@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from html import escape
 
+from dsl.book.options import option_value_text
 from dsl.frontend import ir
 
 # Suits are coloured by their position in the spec (万 red, 筒 blue, 条 green in the usual order).
@@ -250,7 +251,7 @@ def _place_column(spec: ir.Spec, column: list[ir.Pattern], left: float, top: flo
 
 
 def node_text(p: ir.Pattern) -> str:
-    amount = str(p.value.amount) if p.value.amount is not None else "n"
+    amount = str(p.value.amount) if p.value.expr is None else option_value_text(p.value.expr) or "n"
     return f"{p.name} {amount}{' each' if p.value.per_occurrence else ''}"
 
 

@@ -13,7 +13,7 @@ from dsl.book.chapters import Block, Chapter, chapters, paragraphs
 from dsl.book.definitions import SHAPES, Definition, Idioms, Phrase, definition, shape_definition
 from dsl.book.options import OptionRow, PresetEntry, option_rows, preset_entries
 from dsl.book.principles import PrincipleNote, principle_notes
-from dsl.book.prose import Prose, Reading
+from dsl.book.prose import Prose, Reading, Schedule
 from dsl.book.round_prose import round_rules
 from dsl.book.teaching import example_about
 from dsl.book.variantdiff import (
@@ -53,6 +53,7 @@ class PatternEntry:
     example: WorkedExample | None
     definition: Definition  # what the fan is, in plain words: the card opens with it
     principles: tuple[PrincipleNote, ...] = ()  # what the accounting principles leave uncounted beside it
+    schedules: tuple[Schedule, ...] = ()  # the tables its value or condition looks up
 
     @property
     def anchor(self) -> str:
@@ -207,7 +208,7 @@ def book(spec: ir.Spec, parent: ir.Spec | None = None) -> Book:
         unit=spec.unit,
         unit_word=unit_word(spec),
         cap=cap_sentence(spec),
-        definitions=tuple(Reading(d.name, None, formula(d.expr), prose.reading(d.expr)) for d in spec.definitions),
+        definitions=tuple(prose.named(d.name, d.expr) for d in spec.definitions),
         requirements=tuple(Reading(r.name, r.english, formula(r.condition), prose.condition(r.condition))
                            for r in spec.requirements),
         minimum=minimum_text(spec),
@@ -216,9 +217,8 @@ def book(spec: ir.Spec, parent: ir.Spec | None = None) -> Book:
         loser_patterns=tuple(e for e in entries if e.pattern.scope != "hand"),
         edges=tuple(figures.edge_label(p, x) for p, x in edges),
         graph=figures.exclusion_graph(spec),
-        score=tuple(Reading(b.name, None, formula(b.expr), prose.reading(b.expr)) for b in spec.score),
-        bindings=tuple(Reading(b.name, None, formula(b.expr), prose.reading(b.expr))
-                       for b in (settlement.bindings if settlement else ())),
+        score=tuple(prose.named(b.name, b.expr) for b in spec.score),
+        bindings=tuple(prose.named(b.name, b.expr) for b in (settlement.bindings if settlement else ())),
         payment_cases=tuple(_payment_case(rule, prose) for rule in (settlement.rules if settlement else ())),
         pot=Reading("pot", None, formula(settlement.pot), prose.quantity(settlement.pot))
         if settlement is not None and settlement.pot is not None else None,
@@ -320,6 +320,7 @@ def _pattern_entry(p: ir.Pattern, prose: Prose, idioms: Idioms, links: _Links,
         example=example_about(links.spec, p, (e for e in examples if e.shown_in is None))
         or example_about(links.spec, p, (e for e in examples if e.shown_in is not None)),
         definition=definition(p, idioms, prose),
+        schedules=prose.schedules(p.value.expr, p.condition),
     )
 
 
@@ -338,8 +339,8 @@ def describe_pattern(p: ir.Pattern, prose: Prose) -> str:
 
 
 def _payment_case(rule: ir.PaymentRule, prose: Prose) -> PaymentCase:
-    readings = tuple(Reading(_PAYERS.get(p.payer, p.payer), None, formula(p.amount), prose.quantity(p.amount))
-                     for p in rule.payments)
+    readings = tuple(Reading(_PAYERS.get(p.payer, p.payer), None, formula(p.amount), prose.quantity(p.amount),
+                             prose.schedules(p.amount)) for p in rule.payments)
     return PaymentCase(_CASES.get(rule.case, rule.case), readings)
 
 

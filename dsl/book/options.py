@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dsl.frontend import ir
+from dsl.frontend.formula import formula
 
 
 @dataclass(frozen=True)
@@ -46,3 +47,21 @@ def written(value: int | str | bool) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+def option_value_text(expr: ir.Expr) -> str | None:
+    """A fan's value that only options change, with each alternative: `8 if 大三元八番, else 13`, `bonus * 3`;
+    None for a value the hand decides."""
+    if not _options_only(expr):
+        return None
+    alternatives = []
+    while isinstance(expr, ir.Conditional):
+        alternatives.append(f"{formula(expr.then)} if {formula(expr.condition)}")
+        expr = expr.otherwise
+    return ", ".join([*alternatives, f"else {formula(expr)}"]) if alternatives else formula(expr)
+
+
+def _options_only(expr: ir.Expr) -> bool:
+    """Made of options, numbers and the operators between them alone."""
+    return all(isinstance(node, ir.Const | ir.Binary | ir.Not | ir.Negate | ir.Conditional | ir.Call)
+               or (isinstance(node, ir.Var) and node.scope == "option") for node in ir.walk(expr))

@@ -10,7 +10,7 @@ import copy
 from dataclasses import dataclass
 
 from dsl.frontend import ir
-from dsl.frontend.formula import PRECEDENCE, UnknownNodeError
+from dsl.frontend.formula import PRECEDENCE, UnknownNodeError, formula
 from dsl.vocabulary import COMBINING_PRINCIPLES
 
 SHAPE_WORDS = {"standard": "sets and a pair", "seven_pairs": "seven pairs", "thirteen_orphans": "thirteen orphans",
@@ -95,13 +95,23 @@ _ARITHMETIC = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 _CALLS = {"min": "the smaller of", "max": "the larger of"}
 
 @dataclass(frozen=True)
+class Schedule:
+    """A table(...) of a rule, as the book prints it under the rule: a row of keys over a row of values."""
+
+    key: str  # what the table is looked up by, in words
+    keys: tuple[str, ...]  # "3", "3–5", then "other" for `else`
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Reading:
-    """A named rule shown as its formula and in words."""
+    """A named rule shown as its formula and in words, with the tables it looks values up in."""
 
     name: str
     english: str | None
     rule: str
     words: str
+    schedules: tuple[Schedule, ...] = ()
 
 
 # ---------------------------------------------------------------- plain English
@@ -178,6 +188,18 @@ class Prose:
         # A number used as a condition: it holds when it is not zero.
         return f"{self.quantity(expr)} {'is 0' if negated else 'is not 0'}"
 
+    def schedules(self, *exprs: ir.Expr | None) -> tuple[Schedule, ...]:
+        """Each table(...) the expressions look values up in, once, in the order they are written."""
+        found = dict.fromkeys(node for expr in exprs for node in ir.walk(expr) if isinstance(node, ir.Table))
+        return tuple(Schedule(self.quantity(t.key),
+                              (*(f"{low}–{high}" if high > low else str(low) for low, high, _ in t.rows), "other"),
+                              (*(str(value) for _, _, value in t.rows), str(t.otherwise)))
+                     for t in found)
+
+    def named(self, name: str, expr: ir.Expr) -> Reading:
+        """A `let` or result shown as its formula, in words, and with the tables it looks values up in."""
+        return Reading(name, None, formula(expr), self.reading(expr), self.schedules(expr))
+
     def reading(self, expr: ir.Expr) -> str:
         """The expression as a sentence when it is a yes/no value, else as a noun phrase."""
         return self.condition(expr) if self._is_condition(expr) else self.quantity(expr)
@@ -238,6 +260,8 @@ class Prose:
             case ir.Conditional():
                 return (f"{self.quantity(expr.then)} if {self._clause(expr.condition)}, "
                         f"otherwise {self.quantity(expr.otherwise)}")
+            case ir.Table():
+                return f"the value the table below gives for {self.quantity(expr.key)}"
             case ir.Binary() | ir.Not() | ir.InTileSet() | ir.ItemTileSet() | ir.Aggregate() | ir.ComboSame():
                 return self.condition(expr)
         raise UnknownNodeError(expr)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dsl.book.figures import sorted_patterns, times_text
-from dsl.book.options import written
+from dsl.book.options import option_value_text, written
 from dsl.frontend import ir
 from dsl.frontend.formula import formula
 
@@ -46,14 +46,16 @@ def pattern_rows(specs: list[ir.Spec]) -> list[PatternRow]:
 
 
 def value_text(value: ir.Value) -> str:
-    """A pattern's value as written in the spec: `3`, `1 each`, `(2 if dragons_shown else 1) each`."""
-    amount = str(value.amount) if value.expr is None else f"({formula(value.expr)})"
+    """A pattern's value as written in the spec: `3`, `1 each`, `(2 if dragons_shown else 1) each`; one that only
+    options change with each alternative: `8 if 大三元八番, else 13`."""
+    amount = str(value.amount) if value.expr is None else option_value_text(value.expr) or f"({formula(value.expr)})"
     return f"{amount} each" if value.per_occurrence else amount
 
 
 def short_value(value: ir.Value) -> str:
-    """A value that fits a table column: a computed one is only called computed."""
-    amount = str(value.amount) if value.expr is None else "computed"
+    """A value that fits a table column: one that options change with each alternative, one the hand decides
+    only called computed."""
+    amount = str(value.amount) if value.expr is None else option_value_text(value.expr) or "computed"
     return f"{amount} each" if value.per_occurrence else amount
 
 

@@ -73,6 +73,28 @@ class Aggregate:
 
 
 @dataclass(frozen=True)
+class Lookup:
+    """A table as a C array: `values[k - low]` for keys low..low + len(values) - 1, `otherwise` for the rest."""
+
+    name: str
+    source_text: str
+    low: int
+    values: tuple[int, ...]
+    otherwise: int
+
+    @property
+    def high(self) -> int:
+        return self.low + len(self.values) - 1
+
+
+def _lookup(name: str, e: ir.Table) -> Lookup:
+    """The dense array of a table's rows: a key between two rows takes `otherwise`, as ir.Table.lookup gives."""
+    low = e.rows[0][0] if e.rows else 0
+    high = e.rows[-1][1] if e.rows else 0
+    return Lookup(name, source_text(e.span), low, tuple(e.lookup(k) for k in range(low, high + 1)), e.otherwise)
+
+
+@dataclass(frozen=True)
 class Where:
     """Where an expression stands: its scope, the element of an enclosing count/all/any/sum, the loser."""
 
@@ -104,6 +126,7 @@ class Emitter:
         self.tables = tables
         self.fan_functions = names.fan_functions(spec)
         self.aggregates: list[Aggregate] = []
+        self.lookups: list[Lookup] = []
         self.definitions: dict[str, str] = {}  # top-level `let` -> C function
         self.scores: dict[str, str] = {}  # `score:` results -> C function
         self.bindings: dict[str, str] = {}  # settlement `let` -> C function
@@ -196,7 +219,8 @@ class Emitter:
             codes = {"suit": Code(f"TILE_SUIT[{var}]", "text"), "rank": Code(f"TILE_RANK[{var}]", "num"),
                      "numbered": Code(f"TILE_NUMBERED[{var}]", "bool"),
                      "honor": Code(f"(not TILE_NUMBERED[{var}])", "bool"), "tile": Code(var, "tile"),
-                     "copies": Code(f"c.held[{var}]", "num"), "konged": Code(f"has_tile(c.konged, {var})", "bool")}
+                     "copies": Code(f"c.held[{var}]", "num"), "konged": Code(f"has_tile(c.konged, {var})", "bool"),
+                     "own_flower": Code(f"(TILE_SEAT[{var}] == c.h.seat_wind + 1)", "bool")}
         elif e.element == "group":
             codes = {attr: Code(f"({_kinds_test(var, SOURCE_KINDS[f'{attr}s'])})", "bool")
                      for attr in ("chow", "pung", "kong", "pair")}
@@ -206,6 +230,7 @@ class Emitter:
                      "suit": Code(f"TILE_SUIT[{var}.tile]", "text"), "rank": Code(f"TILE_RANK[{var}.tile]", "num"),
                      "tile": Code(f"{var}.tile", "tile"), "with_win": Code(f"{var}.with_win", "bool"),
                      "size": Code(f"{var}.size", "num"),
+                     "own_flower": Code(f"(TILE_SEAT[{var}.tile] == c.h.seat_wind + 1)", "bool"),
                      "numbered": Code(f"(({var}.tiles & ~NUMBERED) == 0)", "bool"),
                      "honor": Code(f"(({var}.tiles & NUMBERED) == 0)", "bool")}
             if e.name not in codes:  # a meld kind's name: Evaluator._group_attr compares it with the group's kind
@@ -330,6 +355,17 @@ class Emitter:
         args = "c" + (f", {where.loser}" if where.loser is not None else "")
         kind = "bool" if helper.function in ("all", "any") else "num"
         return Code(f"{(same or helper).name}({args})", kind)
+
+    def _table(self, e: ir.Table, where: Where) -> Code:
+        """A table looked up in a C array; one with a value beyond LIMIT leaves the case to the interpreter."""
+        key = self.number(e.key, where)
+        if any(abs(value) > LIMIT for _, _, value in e.rows) or abs(e.otherwise) > LIMIT:
+            return Code("too_large(c)", "num")
+        lookup = _lookup(names.numbered(names.TABLE, len(self.lookups), None, 2), e)
+        same = next((t for t in self.lookups if dataclasses.replace(t, name=lookup.name) == lookup), None)
+        if same is None:
+            self.lookups.append(lookup)
+        return Code(f"{(same or lookup).name}({key})", "num")
 
     def _call(self, e: ir.Call, where: Where) -> Code:
         args = [self.number(a, where) for a in e.args]

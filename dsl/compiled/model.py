@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from dsl import __version__
 from dsl.compiled import CodegenError, names
-from dsl.compiled.emit import Aggregate, Emitter, Where, reads_waits
+from dsl.compiled.emit import Aggregate, Emitter, Lookup, Where, reads_waits
 from dsl.compiled.layout import literal_lines, location, shown_path, source_text
 from dsl.compiled.tables import Tables
 from dsl.frontend import ir, ir_json
@@ -31,7 +31,7 @@ KNOWN_FIELDS = {
     ir.Shape: {"name", "chows"},
     ir.ShapeRule: {"name", "english", "condition", "span"},
     ir.MeldKind: {"name", "english", "shape", "concealed", "opens", "tiles", "span", "tileset", "aside"},
-    ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered"},
+    ir.Tile: {"index", "code", "suit", "rank", "name", "english", "copies", "numbered", "seat"},
     ir.Suit: {"code", "name", "english", "numbered", "flowers", "tiles", "span"},
 }
 PAYERS = {"each loser": "True", "discarder": "c.losers[k].discarder", "each other": "not c.losers[k].discarder"}
@@ -172,6 +172,10 @@ class Model:
     @property
     def aggregates(self) -> list[Aggregate]:
         return self.emitter.aggregates
+
+    @property
+    def lookups(self) -> list[Lookup]:
+        return self.emitter.lookups
 
     @property
     def uses_group_masks(self) -> bool:

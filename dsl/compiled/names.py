@@ -33,7 +33,8 @@ LET = "let_"  # a top-level `let`
 SETTLE_LET = "let_settle_"  # a settlement `let`
 SCORE = "score_"  # a `score:` result
 AGGREGATES = ("count", "all", "any", "sum", "combinations")  # count_07_groups(c): a helper for one count(...)
-NUMBERED = (FAN_CONSTANT, FAN_FUNCTION, LET, SETTLE_LET, SCORE, *(f"{a}_" for a in AGGREGATES))
+TABLE = "table_"  # table_00(key): a table(...) looked up in its array TABLE_00
+NUMBERED = (FAN_CONSTANT, FAN_FUNCTION, LET, SETTLE_LET, SCORE, TABLE, TABLE.upper(), *(f"{a}_" for a in AGGREGATES))
 
 
 def named(prefix: str, name: str, number: int) -> str:

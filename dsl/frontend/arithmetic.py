@@ -87,19 +87,19 @@ def _too_large(shown: str) -> ArithmeticBoundError:
 def check_constants(expr: ir.Expr) -> None:
     """Refuse, with its position, a part of the expression made of numbers alone whose value breaks the bounds
     (`2 ^ 1000`, `1 / 0`): it would fail on every hand."""
-    _constant(expr)
+    constant(expr)
 
 
-def _constant(expr: ir.Expr) -> Number | None:
+def constant(expr: ir.Expr) -> Number | None:
     """The value of an expression of numbers alone (None for any other), every step checked."""
     match expr:
         case ir.Const(value=int() as value) if not isinstance(value, bool):
             return value
         case ir.Negate():
-            operand = _constant(expr.operand)
+            operand = constant(expr.operand)
             return None if operand is None else -operand
         case ir.Binary(op="+" | "-" | "*" | "/" | "^"):
-            left, right = _constant(expr.left), _constant(expr.right)
+            left, right = constant(expr.left), constant(expr.right)
             if left is None or right is None:
                 return None
             try:
@@ -107,5 +107,5 @@ def _constant(expr: ir.Expr) -> Number | None:
             except ArithmeticBoundError as exc:
                 raise error(f"{exc}", expr.span) from None
     for child in ir.children(expr):
-        _constant(child)
+        constant(child)
     return None

@@ -68,6 +68,24 @@ class Conditional(Expr):
 
 
 @dataclass(frozen=True)
+class TableEntry:
+    """`2..3 -> 4` (low 2, high 3), `1 -> 2` (no high), or `else 8` (no low)."""
+
+    span: Span
+    low: Expr | None
+    high: Expr | None
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Table(Expr):
+    """`table(paid: 0 -> 1, 1 -> 2, else 4)`: a schedule looked up by a whole number."""
+
+    key: Expr
+    entries: tuple[TableEntry, ...]
+
+
+@dataclass(frozen=True)
 class Member(Expr):
     """`win in 幺九`: a tile belongs to a tile set."""
 
@@ -171,6 +189,14 @@ class Suit(Decl):
 
 
 @dataclass(frozen=True)
+class FlowerSeats:
+    """`seats 1 2 3 4 1 2 3 4`: the seat each flower of the group belongs to, 1..4 = 東 南 西 北."""
+
+    span: Span
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class HonorGroup(Decl):
     kind: str  # "honors" or "flowers"
     code: Name
@@ -178,6 +204,7 @@ class HonorGroup(Decl):
     english: str
     copies: int
     tiles: tuple[NamedTile, ...]
+    seats: FlowerSeats | None = None
 
 
 @dataclass(frozen=True)

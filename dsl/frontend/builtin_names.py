@@ -46,10 +46,10 @@ TILE_ATTRS = ("suit", "rank")
 LOSER_ATTRS = ("dealer", "discarder", "opened", "seat")
 
 ELEMENT_ATTRS = {
-    "tile": ("suit", "rank", "numbered", "honor", "tile"),
+    "tile": ("suit", "rank", "numbered", "honor", "tile", "own_flower"),
     "group": ("chow", "pung", "kong", "pair", "concealed", "exposed", "declared", "opens", "suit", "rank",
-              "tile", "with_win", "size", "numbered", "honor"),
-    "kind": ("copies", "konged", "suit", "rank", "tile"),
+              "tile", "with_win", "size", "numbered", "honor", "own_flower"),
+    "kind": ("copies", "konged", "suit", "rank", "tile", "own_flower"),
     "loser": LOSER_ATTRS,
     "combo": ("step", "numbered"),
 }

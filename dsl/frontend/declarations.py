@@ -76,10 +76,11 @@ class Declared:
             else:
                 if len(group.tiles) > 9:
                     raise error("a tile group holds at most 9 tiles (one digit each)", group.span)
-                for rank, named in enumerate(group.tiles, start=1):
+                seats = _flower_seats(group)
+                for rank, (named, seat) in enumerate(zip(group.tiles, seats, strict=True), start=1):
                     tiles.append(ir.Tile(len(tiles), f"{rank}{code}", code, rank, named.name.text,
                                          named.english or named.name.text, named.copies or group.copies,
-                                         numbered=False))
+                                         numbered=False, seat=seat))
             for tile in tiles[start:]:
                 bounded(tile.copies, COPIES, f"a tile has {COPIES.start} to {COPIES.stop - 1} copies", group.span)
             suits.append(ir.Suit(code, group.name.text, group.english, isinstance(group, ast.Suit),
@@ -307,3 +308,18 @@ def unit_and_cap(d: Declarations) -> dict[str, object]:
         fields["cap_description"] = cap.description
         fields["cap_unless_more"] = cap.unless_more
     return fields
+
+
+def _flower_seats(group: ast.HonorGroup) -> tuple[int, ...]:
+    """The seat of each tile of a group: `seats ...` of flowers, one seat 1..4 a tile; 0 for tiles without."""
+    if group.seats is None:
+        return (0,) * len(group.tiles)
+    if group.kind != "flowers":
+        raise error("only flowers name their seats", group.seats.span)
+    if len(group.seats.seats) != len(group.tiles):
+        raise error(f"{len(group.seats.seats)} seats for {len(group.tiles)} flowers: write one seat a flower",
+                    group.seats.span)
+    if not all(1 <= seat <= 4 for seat in group.seats.seats):
+        raise error("a flower's seat is 1, 2, 3 or 4 (東 南 西 北)", group.seats.span)
+    return group.seats.seats
+

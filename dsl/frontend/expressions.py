@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from dsl.frontend import arithmetic, ast, ir
+from dsl.frontend import arithmetic, ast, ir, tables
 from dsl.frontend.builtin_names import (
     AGGREGATES,
     COMBO_ATTRS,
@@ -111,6 +111,8 @@ class ExprResolver:
                                       self.resolve(e.otherwise))
             case ast.Member():
                 return ir.InTileSet(e.span, self._tile_valued(e.element), self._tileset(e.tileset))
+            case ast.Table():
+                return tables.table(e, self.resolve)
         raise AssertionError(e)
 
     def _shape_side(self, compare: ast.Binary, side: ast.Expr) -> ir.Expr:
@@ -125,6 +127,8 @@ class ExprResolver:
     def _name(self, name: str, span: Span) -> ir.Expr:
         element = self.scope.element
         if element is not None:
+            if name == "own_flower" and name in ELEMENT_ATTRS[element]:
+                self._own_flower(span)
             if name in ELEMENT_ATTRS[element]:
                 return ir.Item(span, element, name)
             if element == "combo" and name in COMBO_ATTRS:
@@ -220,6 +224,11 @@ class ExprResolver:
             return self.resolve(e)
         raise error("expected a tile here: `win`, `seat_wind`, `round_wind`, `pair`, `tile`, next(...) or "
                     "previous(...)", e.span)
+
+    def _own_flower(self, span: Span) -> None:
+        """`own_flower` compares a flower's seat with the winner's seat wind: the spec must seat its flowers."""
+        if not any(t.seat for t in self.r.declared.tiles):
+            raise error("no flower names its seat: end the `flowers` line with `seats 1 2 3 4 ...`", span)
 
     def _require_context(self, name: str, span: Span) -> None:
         if not any(k.name == name for k in self.r.declared.context):

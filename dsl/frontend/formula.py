@@ -35,6 +35,11 @@ def formula(expr: ir.Expr, leaf: Leaf | None = None) -> str:
     return _Printer(leaf)(expr)[0]
 
 
+def row_keys(low: int, high: int) -> str:
+    """The keys of a row of a table: `3`, or `3..5`."""
+    return str(low) if low == high else f"{low}..{high}"
+
+
 class _Printer:
     def __init__(self, leaf: Leaf | None):
         self.leaf = leaf
@@ -90,6 +95,9 @@ class _Printer:
             case ir.Conditional():
                 return (f"{self._wrap(expr.then, 2)} if {self._wrap(expr.condition, 2)} else "
                         f"{self._wrap(expr.otherwise, 1)}", 1)
+            case ir.Table():
+                rows = [f"{row_keys(low, high)} -> {value}" for low, high, value in expr.rows]
+                return f"table({self.text(expr.key)}: {', '.join([*rows, f'else {expr.otherwise}'])})", _ATOM
         raise UnknownNodeError(expr)
 
     def _binary(self, expr: ir.Binary) -> tuple[str, int]:

@@ -25,6 +25,7 @@ class Tile:
     english: str
     copies: int
     numbered: bool  # part of a 1..9 suit: can form chows
+    seat: int = 0  # a flower's seat, 1..4 = 東 南 西 北 (the rank of that seat's wind); 0: none
 
 
 @dataclass(frozen=True)
@@ -270,6 +271,19 @@ class Conditional(Expr):
     then: Expr
     condition: Expr
     otherwise: Expr
+
+
+@dataclass(frozen=True)
+class Table(Expr):
+    """`table(paid: 0 -> 1, 1 -> 2, 2..3 -> 4, else 8)`: the value of the row whose keys hold the key, else
+    `otherwise`. Rows are (low, high, value), whole numbers, in increasing key order without overlap."""
+
+    key: Expr
+    rows: tuple[tuple[int, int, int], ...]
+    otherwise: int
+
+    def lookup(self, key: int) -> int:
+        return next((value for low, high, value in self.rows if low <= key <= high), self.otherwise)
 
 
 def walk(expr: Expr | None) -> Iterator[Expr]:

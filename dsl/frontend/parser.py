@@ -43,7 +43,7 @@ def _lark() -> Lark:
 _TERMINAL_NAMES = {
     "NAME": "a name", "STRING": "a quoted string", "INT": "a number", "TILE_RUN": "tiles such as 123m",
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block", "TIMES": "'×'",
-    "COMP_OP": "a comparison", "GROUP_KIND": "'honors', 'flowers'", "$END": "end of file",
+    "COMP_OP": "a comparison", "ARROW": "'->'", "GROUP_KIND": "'honors', 'flowers'", "$END": "end of file",
 }
 
 
@@ -299,9 +299,12 @@ class ToAst(Transformer):
                         int(low), int(high), copies)
 
     def honor_group(self, meta, c):
-        kind, code, name, english, copies, *tiles = c
+        kind, code, name, english, copies, *tiles, seats = c
         return ast.HonorGroup(self._span(meta), str(kind), self._name(code), self._name(name), _string(english),
-                              copies, tuple(tiles))
+                              copies, tuple(tiles), seats)
+
+    def flower_seats(self, meta, c):
+        return ast.FlowerSeats(self._span(meta), tuple(int(seat) for seat in c))
 
     def named_tile(self, meta, c):
         name, english, copies = c
@@ -816,3 +819,13 @@ class ToAst(Transformer):
 
     def conditional(self, meta, c):
         return ast.Conditional(self._span(meta), c[0], c[1], c[2])
+
+    def table(self, meta, c):
+        return ast.Table(self._span(meta), c[0], tuple(c[1:]))
+
+    def table_row(self, meta, c):
+        low, high, _, value = c
+        return ast.TableEntry(self._span(meta), low, high, value)
+
+    def table_else(self, meta, c):
+        return ast.TableEntry(self._span(meta), None, None, c[0])

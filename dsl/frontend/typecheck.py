@@ -100,6 +100,9 @@ class TypeChecker:
                 if _kind(then) != _kind(otherwise):
                     raise error(f"the two branches differ: {then} and {otherwise}", expr.span)
                 return FRACTION if FRACTION in (then, otherwise) else then
+            case ir.Table():
+                self.expect(expr.key, (NUMBER, BOOL), "the key of a table")
+                return NUMBER
         raise AssertionError(expr)
 
     def _var(self, expr: ir.Var) -> str:

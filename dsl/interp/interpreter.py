@@ -102,6 +102,9 @@ class Env:
 # ---------------------------------------------------------------- expressions
 
 
+WINDS = "ESWN"  # a case's winds; a flower's seat is 1 + its wind's place here
+
+
 class Evaluator:
     def __init__(self, spec: ir.Spec):
         self.spec = spec
@@ -166,6 +169,8 @@ class Evaluator:
             case ir.Conditional():
                 branch = expr.then if self.value(expr.condition, env) else expr.otherwise
                 return self.value(branch, env)
+            case ir.Table():
+                return expr.lookup(self.value(expr.key, env))
         raise AssertionError(expr)
 
     def count(self, pattern: ir.Pattern, env: Env) -> int:
@@ -301,7 +306,7 @@ class Evaluator:
             return hand.win
         if name == "pair":
             return next((g.tiles[0] for g in env.decomposition.groups if g.kind == "pair"), NO_TILE)
-        wind = {"E": 0, "S": 1, "W": 2, "N": 3}[hand.context.get(name, "E")]
+        wind = WINDS.index(hand.context.get(name, "E"))
         winds = [t for t in self.spec.tiles if not t.numbered]
         return winds[wind].index
 
@@ -417,6 +422,9 @@ def _element_tiles(element_kind: str, element: object) -> tuple[int, ...]:
 
 def _item(spec: ir.Spec, element_kind: str, name: str, env: Env):
     element = env.element
+    if name == "own_flower":
+        tile = spec.tiles[element.tiles[0] if element_kind == "group" else element]  # type: ignore[union-attr, index]
+        return tile.seat == WINDS.index(env.facts.hand.context.get("seat_wind", "E")) + 1
     if element_kind == "loser":
         return getattr(element, name)
     if element_kind == "combo":
