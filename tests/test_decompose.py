@@ -6,7 +6,7 @@ from conftest import tiles
 
 from dsl.cases.case import read_case
 from dsl.interp.decompose import decompositions
-from dsl.interp.interpreter import HandFacts
+from dsl.interp.evaluation import HandFacts
 
 
 def readings(spec, case):

@@ -25,7 +25,8 @@ from dsl.frontend.bounds import MAX_COMBINATIONS
 from dsl.frontend.parser import MAX_DOC, MAX_NAME, MAX_TITLE, parse
 from dsl.frontend.resolve import check, load_spec
 from dsl.frontend.source import MAX_SPEC_BYTES, Source, SpecError
-from dsl.interp.interpreter import Evaluator, Interpreter
+from dsl.interp.evaluation import Evaluator
+from dsl.interp.interpreter import Interpreter
 from dsl.interp.rounds import RoundSettler
 
 HEAD = 'variant t "T" "T"\nextends sichuan\n'

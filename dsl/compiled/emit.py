@@ -19,7 +19,7 @@ COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 # Sums, differences, products, quotients and powers go through helpers that send the case to the reference
 # interpreter when the exact result is not a 64-bit integer (a fraction, an overflow, x / 0).
 CHECKED_ARITHMETIC = {"+": "plus", "-": "minus", "*": "times", "/": "divide", "^": "power"}
-# The groups each source of groups takes, as dsl.interp.interpreter.Evaluator._source takes them: those of these
+# The groups each source of groups takes, as dsl.interp.evaluation.Evaluator._source takes them: those of these
 # kinds, or for `sets` every group but those of these kinds (and tiles laid aside: core.pxd's is_set). A group's
 # `chow`, `pung`, `kong` and `pair` attributes test the kinds of `chows`, `pungs`, `kongs` and `pairs`.
 SOURCE_KINDS = {"chows": ("chow",), "pungs": ("pung", "kong"), "kongs": ("kong",), "pairs": ("pair",)}

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from typing import Protocol
 
 from dsl.cases.case import Hand, read_case
 from dsl.cases.seats import seat_name, win_text
@@ -19,7 +20,17 @@ from dsl.frontend import ir
 from dsl.frontend.formula import formula
 from dsl.frontend.source import Span, suggest
 from dsl.interp.decompose import Decomposition, Group
-from dsl.interp.interpreter import Dropped, Env, EvaluationError, Interpreter, Loser, Scored, takes_over
+from dsl.interp.evaluation import (
+    Counted,
+    Dropped,
+    Env,
+    EvaluationError,
+    Evaluator,
+    HandFacts,
+    Loser,
+    Scored,
+    takes_over,
+)
 from dsl.notation import HandError
 from dsl.vocabulary import COMBINING_PRINCIPLES
 
@@ -28,7 +39,34 @@ COMPARISONS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">=
 FAILED_COMPARISON = {"==": "≠", "!=": "==", "<": "≥", "<=": ">", ">": "≤", ">=": "<"}
 
 
-def explain(interpreter: Interpreter, case: object, why_not: Sequence[str] = ()) -> dict:
+class Scorer(Protocol):
+    """What an explanation asks of the interpreter (dsl.interp.interpreter.Interpreter): the same steps that
+    score a case, one at a time."""
+
+    spec: ir.Spec
+    evaluator: Evaluator
+
+    def evaluate_hand(self, hand: Hand) -> dict: ...
+
+    def facts(self, hand: Hand) -> HandFacts: ...
+
+    def scored_readings(self, facts: HandFacts) -> Iterator[tuple[Decomposition, Scored | None, str | None]]: ...
+
+    def reading_env(self, facts: HandFacts, d: Decomposition) -> Env: ...
+
+    def score(self, env: Env, dropped: list[Dropped] | None = None) -> Scored: ...
+
+    def settle_env(self, hand: Hand, best: Scored) -> tuple[Env, dict[int, tuple[list[Counted], int]]]: ...
+
+    def payment_rule(self, hand: Hand) -> ir.PaymentRule | None: ...
+
+    def charges(self, rule: ir.PaymentRule, losers: tuple[Loser, ...], env: Env) -> list[tuple[ir.Payment, Loser,
+                                                                                            int]]: ...
+
+    def liable(self, settlement: ir.Settlement, losers: tuple[Loser, ...], env: Env) -> Loser | None: ...
+
+
+def explain(interpreter: Scorer, case: object, why_not: Sequence[str] = ()) -> dict:
     """The explanation of a case (a JSON object), or {"ok": false, "error": ...} for a case or fan name that is
     wrong."""
     spec = interpreter.spec
@@ -70,7 +108,7 @@ class Reading:
 
 
 class _Explanation:
-    def __init__(self, interpreter: Interpreter, hand: Hand):
+    def __init__(self, interpreter: Scorer, hand: Hand):
         self.interpreter = interpreter
         self.spec = interpreter.spec
         self.evaluator = interpreter.evaluator

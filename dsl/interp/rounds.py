@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from dsl.cases.case import Hand, check_copies, hand_tilesets, read_case, read_context, read_meld, read_options
 from dsl.cases.presets import with_options
 from dsl.frontend import ir
-from dsl.interp.interpreter import Evaluator
+from dsl.interp.evaluation import Evaluator
 from dsl.notation import HandError
 from dsl.vocabulary import WINDS
 

@@ -345,7 +345,7 @@ cdef struct Ctx:
     int win
     int mode
     bint inexact  # some arithmetic left 64-bit integers: the reference interpreter must answer
-    # facts of the hand (interpreter.HandFacts)
+    # facts of the hand (evaluation.HandFacts)
     int counts[MAX_TILES]  # concealed tiles, winning tile included
     int n_concealed
     unsigned long long concealed_tiles

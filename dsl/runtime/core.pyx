@@ -594,7 +594,7 @@ cdef inline int count_of(const Meld* meld, int tile) noexcept:
 
 
 cdef void prepare(Ctx* c, const Tables* t, const Hand* h, int win, int mode) noexcept nogil:
-    """The facts of a hand with this winning tile (interpreter.HandFacts; -1: none yet) and an empty search."""
+    """The facts of a hand with this winning tile (evaluation.HandFacts; -1: none yet) and an empty search."""
     cdef int tile, k, j
     cdef const Meld* meld
     cdef Group* g
@@ -1735,7 +1735,7 @@ cdef int counted_in_order(const Tables* t, const long long* cnt, int first, int 
 
 cdef long long resolve(const Tables* t, const long long* n, const long long* v, long long* cnt, int first, int last,
                        bint* inexact) noexcept nogil:
-    """不计 and exclusive groups over fans first..last-1 (interpreter.resolve_exclusions); the total.
+    """不计 and exclusive groups over fans first..last-1 (evaluation.resolve_exclusions); the total.
 
     Fans that occur are taken from the most valuable down, declaration order breaking ties. One whose
     occurrences are not all taken away counts them, then removes the fans of its CUT mask and the
@@ -1925,7 +1925,7 @@ cdef bint tiles_before(const Tables* t, const Group* a, const Group* b) noexcept
 
 
 cdef int sorted_groups(const Ctx* c, int source, const Group** out) noexcept nogil:
-    """The groups of a source in tile order (a stable sort, as interpreter._sorted_sets)."""
+    """The groups of a source in tile order (a stable sort, as evaluation._sorted_sets)."""
     cdef int n = select_groups(c, source, out), i, j
     cdef const Group* g
     for i in range(1, n):
