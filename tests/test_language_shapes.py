@@ -80,7 +80,7 @@ def test_the_book_lists_the_shape_with_its_condition(flowery, tmp_path):
     book = model.book(flowery())
     assert [(s.name, s.english, s.rule) for s in book.own_shapes] == [
         ("四花齊", "Four Flowers", "count(groups, 花) == 4")]
-    assert "四花齊" in book.shapes
+    assert "四花齊" in [entry.names.zh for entry in book.shapes]
     markdown = next(text for path, text in render.render_books([book], tmp_path).items() if path.suffix == ".md"
                     and path.stem == "flowery")
     assert "| 四花齊 Four Flowers |" in markdown
