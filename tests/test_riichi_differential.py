@@ -80,6 +80,8 @@ def test_worked_example_scores_as_the_package(example):
     case = example.case_dict()
     if any(case.get("options", {}).get(name, value) != value for name, value in UNMODELLED.items()):
         pytest.skip("yakuman that do not add up: the package has no such option")
+    if case.get("robbed_concealed_kong"):
+        pytest.skip("a robbed concealed kong: the package cannot be told which kind of kong was robbed")
     why = mismatch(checker().evaluate(case), expected(case))
     assert why is None, f"{example.title}: {why}\n  case {case}"
 
