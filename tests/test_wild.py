@@ -4,7 +4,6 @@ parsing, resolve errors and the interpreter, with answers worked out by hand."""
 from __future__ import annotations
 
 import textwrap
-import time
 
 import pytest
 
@@ -173,13 +172,27 @@ SLOW_WUHAN = [
 ]
 
 
+# The most readings one case may have the interpreter examine, every tile tried as a wait included (the slowest
+# of these takes 6,102): a bound on the work, whatever the machine's speed.
+MAX_READINGS = 10_000
+
+
 @pytest.mark.parametrize("case", SLOW_WUHAN)
-def test_a_wuhan_case_with_four_wilds_takes_under_a_second(case):
-    for checker in (Interpreter(load_spec("wuhan")), dsl.load("wuhan")):
-        started = time.process_time()  # CPU time: the machine may be shared
-        result = checker.evaluate(case)
-        assert time.process_time() - started < 1.0, (checker, case)
-        assert result["ok"] is True, result
+def test_a_wuhan_case_with_four_wilds_takes_bounded_work(case, monkeypatch):
+    from dsl.interp import interpreter
+
+    examined = []
+    original = interpreter.decompositions
+
+    def counted(*args, **kwargs):
+        found = original(*args, **kwargs)
+        examined.append(len(found))
+        return found
+
+    monkeypatch.setattr(interpreter, "decompositions", counted)
+    result = Interpreter(load_spec("wuhan")).evaluate(case)
+    assert result["ok"] is True and 0 < sum(examined) <= MAX_READINGS, (sum(examined), case)
+    assert dsl.load("wuhan").evaluate(case) == result
 
 
 def test_wuhan_refuses_a_second_indicator_which_made_eight_wilds():
