@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from dsl import scaffold
+from dsl import lint_hands, scaffold
 from dsl.book import model, render
 from dsl.book.examples import run_examples, unexercised_exclusions
 from dsl.build import OverwriteError, book_pages, compile_checkers, generated_files, load_all, stale_files, write_files
@@ -80,6 +80,17 @@ def _parser() -> argparse.ArgumentParser:
     _add_option_flags(p, "every example and worked round; one with its own `preset` or `options` line keeps those "
                          "on top")
     p.set_defaults(run=_test)
+
+    p = commands.add_parser("lint", help="report what scoring many hands finds suspicious in specs",
+                            description="Score each spec's examples and random winning hands and warn about fans no "
+                                        "hand counts, 不计 lines that never fire, fans always counted with one they "
+                                        "do not exclude, fans excluding each other and options that change no "
+                                        "result. A line ending `# lint: allow KIND reason` silences its KIND. "
+                                        "Exit 1 on any finding.")
+    p.add_argument("specs", nargs="+", metavar="SPEC")
+    p.add_argument("--hands", type=int, default=lint_hands.HANDS, metavar="N",
+                   help=f"random winning hands per spec (default {lint_hands.HANDS})")
+    p.set_defaults(run=_lint)
 
     p = commands.add_parser("build", help="regenerate the checkers and rule books of specs",
                             description="Write generated/ for the given bundled specs (default: every one; the "
@@ -229,6 +240,18 @@ def _test(args) -> int:
         failures += bad
         print(printable(f"{spec.path}: {len(outcomes) - bad} passed, {bad} failed"))
     return 1 if failures else 0
+
+
+def _lint(args) -> int:
+    found = 0
+    for name in args.specs:
+        spec = load_spec(name)
+        diagnostics = lint_hands.lint(spec, args.hands)
+        for d in diagnostics:
+            print(d.render())
+        found += len(diagnostics)
+        print(printable(f"{spec.path}: {len(diagnostics)} findings"))
+    return 1 if found else 0
 
 
 def _build(args) -> int:

@@ -89,12 +89,16 @@ class Interpreter:
 
     def present_fans(self, case: dict) -> set[str]:
         """Fans that hold in the chosen reading before exclusions (for authoring checks); empty if none wins."""
+        best = self.chosen_reading(case)
+        return {name for name, n in best.env.counts.items() if n > 0} if best else set()
+
+    def chosen_reading(self, case: dict) -> Scored | None:
+        """The reading scored for a valid case with a winning tile (minimum and settlement aside), else None."""
         try:
             hand = read_case(self.spec, case)
         except HandError:
-            return set()
-        best, _ = self._best(hand) if hand.win is not None else (None, "")
-        return {name for name, n in best.env.counts.items() if n > 0} if best else set()
+            return None
+        return self._best(hand)[0] if hand.win is not None else None
 
     def explain(self, case: dict, why_not: Sequence[str] = ()) -> dict:
         """Why the case scores what it scores (dsl.interp.explain): the readings, the fans counted and dropped,
