@@ -78,7 +78,8 @@ def test_every_card_opens_with_a_plain_definition_in_both_languages(books, pages
         assert card_paragraphs(markdown, entry.anchor)[:2] == [definition.zh, definition.en], entry.pattern.name
         card = page[page.index(f'id="{entry.anchor}"'):]
         opening = card[card.index("</header>"):]
-        assert opening.startswith(f'</header>\n<p class="definition zh" lang="zh-Hans">{definition.zh}</p>')
+        script = books[name].spec.language
+        assert opening.startswith(f'</header>\n<p class="definition zh" lang="{script}">{definition.zh}</p>')
 
 
 @pytest.mark.parametrize("name", bundled_specs())

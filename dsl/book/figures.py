@@ -143,8 +143,9 @@ def _order(p: ir.Pattern) -> int:
     return p.order
 
 
-def edge_label(pattern: ir.Pattern, exclusion: ir.Exclusion) -> str:
-    return f"{pattern.name} 不计 {exclusion.target}{times_text(exclusion)}"
+def edge_label(pattern: ir.Pattern, exclusion: ir.Exclusion, excludes: str = "不计") -> str:
+    """`excludes` is the word in the book's script."""
+    return f"{pattern.name} {excludes} {exclusion.target}{times_text(exclusion)}"
 
 
 def exclusion_graph(spec: ir.Spec) -> str | None:

@@ -1,0 +1,75 @@
+"""The published books speak the spec's language: headings and labels in the script the spec is written in, and
+the unit its totals count. Read from the generated books, as a reader gets them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import TINY
+
+from dsl.frontend.source import SpecError
+
+DOCS = Path(__file__).resolve().parents[1] / "generated" / "docs"
+
+# Chrome words as a Simplified page prints them, with their Traditional spelling (by hand, from the usual
+# Simplified/Traditional correspondences: 计/計, 种/種, 点/點, 预/預, 规/規, 则/則).
+SIMPLIFIED_TRADITIONAL = {"番种": "番種", "合计": "合計", "预期": "預期", "规则原文": "規則原文", "点炮": "點炮",
+                          "不计": "不計", "选项与预设": "選項與預設"}
+
+# The books of specs written in Traditional Chinese, and the unit each counts in by its published rules: Taiwanese
+# mahjong is scored in 台 (tai), Zung Jung in points 分, Hong Kong Old Style in 番 (faan).
+TRADITIONAL_BOOKS = {"taiwan": ("台", "tai"), "zungjung": ("分", "points"), "hongkong": ("番", "faan")}
+
+
+def page(name: str) -> str:
+    return (DOCS / f"{name}.html").read_text(encoding="utf-8")
+
+
+def visible(html: str) -> str:
+    """The page without its tile figures (their labels are the tiles' own names)."""
+    return re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
+
+
+@pytest.mark.parametrize("name", sorted(TRADITIONAL_BOOKS))
+def test_a_traditional_spec_has_traditional_chrome(name):
+    html = visible(page(name))
+    assert '<html lang="zh-Hant"' in html
+    for simplified, traditional in SIMPLIFIED_TRADITIONAL.items():
+        assert simplified not in html, f"{name}: {simplified} in a Traditional book"
+        assert traditional in html, traditional
+
+
+def test_a_simplified_spec_keeps_simplified_chrome():
+    html = visible(page("mcr"))
+    assert '<html lang="zh-Hans"' in html and 'lang="zh-Hant"' not in html
+    for simplified in ("番种", "合计", "预期", "规则原文", "不计"):
+        assert simplified in html
+
+
+def test_a_language_other_than_the_two_scripts_is_an_error_at_its_place(spec_of):
+    with pytest.raises(SpecError) as info:
+        spec_of("language en\nfan 底 5: true\n")
+    found = info.value.diagnostics[0]
+    assert "language 'en'" in found.message and "zh-Hant" in found.message
+    assert found.span is not None and found.span.line == TINY.count("\n") + 1  # the line after the tiles
+
+
+def fan_cards(html: str) -> list[str]:
+    return re.findall(r'<article class="card" id="fan-.*?</article>', html, flags=re.S)
+
+
+@pytest.mark.parametrize("name", sorted(TRADITIONAL_BOOKS))
+def test_every_fan_card_carries_the_spec_unit(name):
+    unit, english = TRADITIONAL_BOOKS[name]
+    cards = fan_cards(page(name))
+    assert cards
+    for card in cards:
+        value = re.search(r'<span class="value">(.*?)</span></span>', card, flags=re.S).group(1)
+        assert f'<span class="zh">{unit}</span><span class="en"> {english}</span>' in value + "</span>"
+
+
+def test_the_cap_sentence_counts_in_the_unit():
+    # Zung Jung: a hand pays at most 320 points (滿糊).
+    assert "A hand pays at most 320 points" in page("zungjung")
