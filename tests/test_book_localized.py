@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import TINY
 
+from dsl.book.inline import inline_html
 from dsl.frontend.source import SpecError
 
 DOCS = Path(__file__).resolve().parents[1] / "generated" / "docs"
@@ -73,3 +74,32 @@ def test_every_fan_card_carries_the_spec_unit(name):
 def test_the_cap_sentence_counts_in_the_unit():
     # Zung Jung: a hand pays at most 320 points (滿糊).
     assert "A hand pays at most 320 points" in page("zungjung")
+
+
+def book_names() -> list[str]:
+    return sorted(p.stem for p in DOCS.glob("*.html") if p.stem not in ("index", "compare"))
+
+
+@pytest.mark.parametrize("name", book_names())
+def test_no_book_shows_raw_markdown_code(name):
+    assert "`" not in page(name)
+
+
+def test_a_code_span_in_a_doc_prints_as_code():
+    # competition.mj's doc names its parent book as `mcr`.
+    assert "(the <code>mcr</code> rule book)" in page("competition")
+
+
+@pytest.mark.parametrize(("text", "html"), [
+    ("a `x*y*` b", "a <code>x*y*</code> b"),
+    ("**strong** and *em*", "<strong>strong</strong> and <em>em</em>"),
+    ("<b>&</b>", "&lt;b&gt;&amp;&lt;/b&gt;"),
+    ("`<i>`", "<code>&lt;i&gt;</code>"),
+    ("[rules](https://a.example/x?y=1&z=2)", '<a href="https://a.example/x?y=1&amp;z=2">rules</a>'),
+    ("[here](#fan-平和)", '<a href="#fan-平和">here</a>'),
+    ("[bad](javascript:alert)", "[bad](javascript:alert)"),
+    ('[q]("onclick=x)', "[q](&#34;onclick=x)"),
+    ("55z* and 66z* or 2*3", "55z* and 66z* or 2*3"),
+])
+def test_inline_markdown_is_escaped_then_styled(text, html):
+    assert inline_html(text) == html

@@ -11,6 +11,7 @@ import jinja2
 from markupsafe import Markup
 
 from dsl.book import chrome, figures
+from dsl.book.inline import inline_html
 from dsl.book.model import Book, Comparison
 from dsl.book.model import books as all_books
 from dsl.book.principles import PRINCIPLES
@@ -80,6 +81,7 @@ def _environment() -> jinja2.Environment:
                        absent=ABSENT, principles=PRINCIPLES)
     env.globals["script"] = _script
     env.filters["chrome"] = _chrome
+    env.filters["inline"] = inline_html
     env.filters["md"] = markdown_cell
     env.filters["signed"] = signed
     env.filters["svg"] = Markup
