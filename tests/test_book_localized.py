@@ -103,3 +103,23 @@ def test_a_code_span_in_a_doc_prints_as_code():
 ])
 def test_inline_markdown_is_escaped_then_styled(text, html):
     assert inline_html(text) == html
+
+
+def options_table(html: str) -> str:
+    section = html[html.index('<section id="options">'):]
+    return section[:section.index("</table>")]
+
+
+@pytest.mark.parametrize("name", [n for n in book_names() if '<section id="options">' in page(n)])
+def test_switches_are_on_or_off_in_words(name):
+    table = options_table(page(name))
+    assert "<code>true</code>" not in table and "<code>false</code>" not in table
+
+
+def test_a_switch_reads_in_the_book_script():
+    # Hong Kong's 全銃 (the discarder pays for all) is off unless a table agrees to it.
+    row = re.search(r"<tr><td><code>全銃</code>.*?</tr>", options_table(page("hongkong"))).group(0)
+    assert '<span class="zh" lang="zh-Hant">關</span> <span class="en" lang="en">off</span>' in row
+    riichi = options_table(page("riichi"))  # a Simplified book: 开 and 关
+    for word in ("开", "关"):
+        assert f'<span class="zh" lang="zh-Hans">{word}</span>' in riichi
