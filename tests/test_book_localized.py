@@ -123,3 +123,24 @@ def test_a_switch_reads_in_the_book_script():
     riichi = options_table(page("riichi"))  # a Simplified book: 开 and 关
     for word in ("开", "关"):
         assert f'<span class="zh" lang="zh-Hans">{word}</span>' in riichi
+
+
+TOTAL = re.compile(r'Total</span></th><th></th><th class="num">(\d+)</th></tr>'
+                   r'(?:<tr><th>.{0,120}?Paid</span></th><th>at most the cap</th><th class="num">(\d+)</th>)?')
+
+
+@pytest.mark.parametrize("name", sorted(TRADITIONAL_BOOKS))
+def test_the_paid_row_shows_only_where_the_cap_cuts_the_total(name):
+    totals = TOTAL.findall(page(name))
+    assert totals
+    for total, paid in totals:
+        assert not paid or int(paid) < int(total), (total, paid)
+
+
+def test_a_hand_above_zung_jungs_limit_shows_what_it_pays():
+    # Zung Jung pays a sum of patterns at most 320 (滿糊).
+    assert any(int(total) > 320 and paid == "320" for total, paid in TOTAL.findall(page("zungjung")))
+
+
+def test_a_book_without_a_cap_has_no_paid_row():
+    assert "Paid</span>" not in page("mcr")
