@@ -144,3 +144,23 @@ def test_a_hand_above_zung_jungs_limit_shows_what_it_pays():
 
 def test_a_book_without_a_cap_has_no_paid_row():
     assert "Paid</span>" not in page("mcr")
+
+
+# Families that carry Chinese glyphs on the usual systems (Linux, Android, macOS, iOS, Windows).
+CJK_SANS = {"Simplified": ("Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei"),
+            "Traditional": ("Noto Sans CJK TC", "Source Han Sans TC", "PingFang TC", "Microsoft JhengHei")}
+
+
+def families(rule: str) -> list[str]:
+    return [f.strip().strip('"') for f in rule.split(",")]
+
+
+@pytest.mark.parametrize("name", book_names())
+def test_every_book_names_cjk_fonts(name):
+    html = page(name)
+    body = re.search(r"\nbody \{[^}]*\bfont: ([^;]*);", html).group(1)
+    assert set(CJK_SANS["Simplified"]) <= set(families(body))
+    traditional = re.search(r"html:lang\(zh-Hant\) body \{ font-family: ([^;]*);", html).group(1)
+    assert set(CJK_SANS["Traditional"]) <= set(families(traditional))
+    tiles = re.search(r"svg\.tile-defs text \{ font-family: ([^;]*);", html).group(1)
+    assert families(tiles)[-1] == "serif" and len(families(tiles)) > 1
