@@ -164,3 +164,27 @@ def test_every_book_names_cjk_fonts(name):
     assert set(CJK_SANS["Traditional"]) <= set(families(traditional))
     tiles = re.search(r"svg\.tile-defs text \{ font-family: ([^;]*);", html).group(1)
     assert families(tiles)[-1] == "serif" and len(families(tiles)) > 1
+
+
+def scoring_section(html: str) -> str:
+    start = html.index('<section id="scoring">')
+    return html[start:html.index('<section id="patterns">', start)]
+
+
+# 包 as the published rules give it: in Hong Kong the player who fed 大三元's third dragon pung or 大四喜's fourth
+# wind pung; in Wuhan (包胡) the robbed player of 抢杠 and the player who gave a 清一色 its third opening.
+LIABLE_FANS = {"hongkong": ("大三元", "大四喜"), "wuhan": ("抢杠", "清一色")}
+
+
+@pytest.mark.parametrize("name", sorted(LIABLE_FANS))
+def test_liability_is_told_in_the_settlement_section(name):
+    scoring = scoring_section(page(name))
+    liability = scoring[scoring.index('<h3 id="liability">'):]
+    words = liability[:liability.index("</p>")]
+    assert ">包</span>" in words and "pays what every loser would pay" in words
+    assert all(fan in words for fan in LIABLE_FANS[name])
+    assert (DOCS / f"{name}.md").read_text(encoding="utf-8").count("**包 Liability.**") == 1
+
+
+def test_a_book_without_liability_says_nothing_of_it():
+    assert 'id="liability"' not in page("mcr")

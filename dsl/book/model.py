@@ -106,6 +106,7 @@ class Book:
     bindings: tuple[Reading, ...]
     payment_cases: tuple[PaymentCase, ...]
     pot: Reading | None
+    liable: Reading | None  # 包: the condition that makes one loser pay for every loser
     examples: tuple[WorkedExample, ...]  # the hands that teach the rules
     refusals: tuple[WorkedExample, ...]  # the examples of cases the checker refuses, for implementers
     chapters: dict[str, Chapter]  # by kind, in book order
@@ -223,6 +224,8 @@ def book(spec: ir.Spec, parent: ir.Spec | None = None) -> Book:
                             for rule in (settlement.rules if settlement else ())),
         pot=Reading("pot", None, formula(settlement.pot), prose.quantity(settlement.pot))
         if settlement is not None and settlement.pot is not None else None,
+        liable=Reading("liable", None, formula(settlement.liable), prose.condition(settlement.liable))
+        if settlement is not None and settlement.liable is not None else None,
         examples=examples,
         refusals=refusals,
         chapters=chapters(spec, round_rules(spec, prose)),
