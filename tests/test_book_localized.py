@@ -32,9 +32,11 @@ def page(name: str) -> str:
 def test_a_traditional_spec_has_traditional_chrome(name):
     html = page(name)
     assert '<html lang="zh-Hant"' in html
+    markdown = (DOCS / f"{name}.md").read_text(encoding="utf-8")
     for simplified, traditional in SIMPLIFIED_TRADITIONAL.items():
-        assert simplified not in html, f"{name}: {simplified} in a Traditional book"
-        assert traditional in html, traditional
+        for book in (html, markdown):
+            assert simplified not in book, f"{name}: {simplified} in a Traditional book"
+            assert traditional in book, traditional
 
 
 @pytest.mark.parametrize("name", [n for n in sorted(TRADITIONAL_BOOKS) if (DOCS / f"{n}.exclusions.svg").exists()])
