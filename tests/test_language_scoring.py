@@ -168,7 +168,7 @@ def test_the_book_states_the_cap_in_a_sentence_and_shows_the_paid_amount(spec_of
         expect 底 5, 自摸 8, total 13
 """)
     book = model.book(spec)
-    assert book.cap == ("A hand pays at most 10 台 (滿台 Limit): a larger total is paid as 10, and a result "
+    assert book.cap == ("A hand pays at most 10 tai (滿台 Limit): a larger total is paid as 10, and a result "
                         "shows both the total and what is paid.")
     pages = render.render_books([book], tmp_path)
     markdown = next(text for path, text in pages.items() if path.name == f"{spec.name}.md")

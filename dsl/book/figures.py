@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from html import escape
 
+from dsl.book import chrome
 from dsl.book.options import option_value_text
 from dsl.frontend import ir
 
@@ -143,8 +144,9 @@ def _order(p: ir.Pattern) -> int:
     return p.order
 
 
-def edge_label(pattern: ir.Pattern, exclusion: ir.Exclusion) -> str:
-    return f"{pattern.name} 不计 {exclusion.target}{times_text(exclusion)}"
+def edge_label(pattern: ir.Pattern, exclusion: ir.Exclusion, excludes: str = "不计") -> str:
+    """`excludes` is the word in the book's script."""
+    return f"{pattern.name} {excludes} {exclusion.target}{times_text(exclusion)}"
 
 
 def exclusion_graph(spec: ir.Spec) -> str | None:
@@ -263,26 +265,29 @@ def _text_width(text: str) -> float:
     return sum(_FONT if unicodedata.east_asian_width(c) in "WF" else _FONT * 0.6 for c in text)
 
 
-_LEGEND = ("→ 不计: the fan at the arc's start excludes the one at its arrow",
+_LEGEND = ("→ {excludes}: the fan at the arc's start excludes the one at its arrow",
            "dashed box: an exclusive group, only its most valuable fan counts",
            "tinted: a loser fan, worked out for each loser's share")
 
 
 def _svg(spec: ir.Spec, drawing: _Drawing, edges: list[tuple[ir.Pattern, ir.Exclusion]]) -> str:
     marker = f"arrow-{spec.name}"
-    legend = [line for line, shown in zip(_LEGEND, _legend_needs(drawing), strict=True) if shown]
+    excludes = chrome.word(spec.language, "不计")
+    legend = [line.format(excludes=excludes) for line, shown in zip(_LEGEND, _legend_needs(drawing), strict=True)
+              if shown]
     width = max(drawing.width, max(_text_width(line) * 11 / _FONT for line in legend) + 2 * _PAD)
     height = drawing.height + 16 * len(legend) + 4
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="exclusion-graph" width="{width:.0f}" '
              f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
              f'aria-labelledby="{marker}-title" font-family="sans-serif" font-size="{_FONT}">',
-             f'<title id="{marker}-title">{escape(spec.title)}: 不计 exclusions and exclusive groups</title>',
+             f'<title id="{marker}-title">{escape(spec.title)}: {excludes} exclusions and exclusive groups</title>',
              f'<defs><marker id="{marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
              f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#9a3412"/>'
              f"</marker></defs>"]
     parts += [_box_svg(box) for box in drawing.boxes]
     parts += [_node_svg(node) for node in drawing.nodes.values()]
-    parts += [_edge_svg(drawing.nodes[p.name], drawing.nodes[x.target], edge_label(p, x), x.times, marker)
+    parts += [_edge_svg(drawing.nodes[p.name], drawing.nodes[x.target], edge_label(p, x, excludes), x.times,
+                        marker)
               for p, x in edges]
     for i, line in enumerate(legend):
         parts.append(f'<text x="{_PAD}" y="{drawing.height + 12 + 16 * i:.0f}" fill="#4b5563" font-size="11">'

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from pathlib import Path
 
-from dsl.book import figures
+from dsl.book import chrome, figures
 from dsl.book.chapters import Block, Chapter, chapters, paragraphs
 from dsl.book.definitions import SHAPES, Definition, Idioms, Phrase, definition, shape_definition
 from dsl.book.options import OptionRow, PresetEntry, option_rows, preset_entries
@@ -37,7 +37,7 @@ from dsl.vocabulary import FLOWERS_OF_A_FULL_SET
 
 _PAYERS = {"each loser": "each loser", "each other": "each loser except the discarder",
            "discarder": "the discarder"}
-_CASES = {"self_drawn": "Self-drawn win 自摸", "discard": "Win on a discard 点炮"}
+_CASES = {"self_drawn": ("Self-drawn win", "自摸"), "discard": ("Win on a discard", "点炮")}
 
 
 @dataclass(frozen=True)
@@ -106,6 +106,7 @@ class Book:
     bindings: tuple[Reading, ...]
     payment_cases: tuple[PaymentCase, ...]
     pot: Reading | None
+    liable: Reading | None  # 包: the condition that makes one loser pay for every loser
     examples: tuple[WorkedExample, ...]  # the hands that teach the rules
     refusals: tuple[WorkedExample, ...]  # the examples of cases the checker refuses, for implementers
     chapters: dict[str, Chapter]  # by kind, in book order
@@ -215,13 +216,16 @@ def book(spec: ir.Spec, parent: ir.Spec | None = None) -> Book:
         minimum_amount=minimum_amount(spec),
         patterns=tuple(e for e in entries if e.pattern.scope == "hand"),
         loser_patterns=tuple(e for e in entries if e.pattern.scope != "hand"),
-        edges=tuple(figures.edge_label(p, x) for p, x in edges),
+        edges=tuple(figures.edge_label(p, x, chrome.word(spec.language, "不计")) for p, x in edges),
         graph=figures.exclusion_graph(spec),
         score=tuple(prose.named(b.name, b.expr) for b in spec.score),
         bindings=tuple(prose.named(b.name, b.expr) for b in (settlement.bindings if settlement else ())),
-        payment_cases=tuple(_payment_case(rule, prose) for rule in (settlement.rules if settlement else ())),
+        payment_cases=tuple(_payment_case(rule, prose, spec.language)
+                            for rule in (settlement.rules if settlement else ())),
         pot=Reading("pot", None, formula(settlement.pot), prose.quantity(settlement.pot))
         if settlement is not None and settlement.pot is not None else None,
+        liable=Reading("liable", None, formula(settlement.liable), prose.condition(settlement.liable))
+        if settlement is not None and settlement.liable is not None else None,
         examples=examples,
         refusals=refusals,
         chapters=chapters(spec, round_rules(spec, prose)),
@@ -266,8 +270,9 @@ def _reads_flowers(spec: ir.Spec) -> bool:
 
 
 def unit_word(spec: ir.Spec) -> str:
-    """The spec's unit inside an English sentence: "fan" for 番, else the unit as the spec names it."""
-    return "fan" if spec.unit == "番" else spec.unit
+    """The spec's unit inside an English sentence: its English (`unit 台 "tai"`), else "fan" for 番, else the
+    unit as the spec names it."""
+    return spec.unit_english or ("fan" if spec.unit == "番" else spec.unit)
 
 
 def cap_sentence(spec: ir.Spec) -> str | None:
@@ -338,10 +343,11 @@ def describe_pattern(p: ir.Pattern, prose: Prose) -> str:
     return f"{verb} for each of: {counted}."
 
 
-def _payment_case(rule: ir.PaymentRule, prose: Prose) -> PaymentCase:
+def _payment_case(rule: ir.PaymentRule, prose: Prose, language: str) -> PaymentCase:
     readings = tuple(Reading(_PAYERS.get(p.payer, p.payer), None, formula(p.amount), prose.quantity(p.amount),
                              prose.schedules(p.amount)) for p in rule.payments)
-    return PaymentCase(_CASES.get(rule.case, rule.case), readings)
+    english, chinese = _CASES.get(rule.case, (rule.case, ""))
+    return PaymentCase(f"{english} {chrome.word(language, chinese)}".rstrip(), readings)
 
 
 def indicator_cycles(spec: ir.Spec) -> tuple[tuple[ir.Tile, ...], ...]:

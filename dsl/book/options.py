@@ -15,6 +15,11 @@ class OptionRow:
     default: str  # as a spec writes it: true, 0, a word
     values: tuple[tuple[str, bool], ...]  # under each preset in turn: the value, and whether it is not the default
 
+    @property
+    def switch(self) -> bool:
+        """An option that is on or off, which the book says in words."""
+        return isinstance(self.option.default, bool)
+
 
 @dataclass(frozen=True)
 class PresetEntry:

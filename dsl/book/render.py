@@ -10,7 +10,8 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from dsl.book import figures
+from dsl.book import chrome, figures
+from dsl.book.inline import inline_html
 from dsl.book.model import Book, Comparison
 from dsl.book.model import books as all_books
 from dsl.book.principles import PRINCIPLES
@@ -78,10 +79,25 @@ def _environment() -> jinja2.Environment:
     )
     env.globals.update(tile=_tile_markup, tile_symbols=lambda spec: Markup(figures.tile_symbols(spec)),
                        absent=ABSENT, principles=PRINCIPLES)
+    env.globals["script"] = _script
+    env.filters["chrome"] = _chrome
+    env.filters["inline"] = inline_html
     env.filters["md"] = markdown_cell
     env.filters["signed"] = signed
     env.filters["svg"] = Markup
     return env
+
+
+@jinja2.pass_context
+def _script(context: jinja2.runtime.Context) -> str:
+    """The script of the book being written; a page about several books (index, comparison) is Simplified."""
+    book_ = context.get("book")
+    return book_.spec.language if book_ is not None else "zh-Hans"
+
+
+@jinja2.pass_context
+def _chrome(context: jinja2.runtime.Context, simplified: str) -> str:
+    return chrome.word(_script(context), simplified)
 
 
 def _tile_markup(tile: ir.Tile, css_class: str = "tile") -> Markup:

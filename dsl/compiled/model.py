@@ -23,7 +23,7 @@ KNOWN_FIELDS = {
               "suits", "tilesets", "meld_kinds", "shapes", "context", "options", "definitions", "requirements",
               "minimum", "minimum_excluding", "principles", "preferred", "patterns", "loser_patterns",
               "exclusive_groups", "settlement", "examples", "rounds", "round_examples", "unit", "unit_english",
-              "cap", "cap_description", "cap_unless_more", "shape_rules", "rule_spans",
+              "language", "cap", "cap_description", "cap_unless_more", "shape_rules", "rule_spans",
               "presets", "rule_sections"},
     ir.Pattern: {"name", "english", "value", "condition", "excludes", "aliases", "doc", "scope", "order", "span",
                  "late", "definition", "identity"},

@@ -290,6 +290,13 @@ class Unit(Decl):
 
 
 @dataclass(frozen=True)
+class Language(Decl):
+    """`language zh-Hant`: the script the spec's Chinese is written in, which its book's headings follow."""
+
+    tag: str
+
+
+@dataclass(frozen=True)
 class Cap(Decl):
     """`cap 320 "滿糊 Limit"`: the most a hand's total pays; with `unless one fan is more`, a hand where one
     fan alone is worth more than the cap pays its whole total."""

@@ -25,6 +25,9 @@ TRADITIONAL = {"不重複": "不重复"}
 # A spec's `unit` when it gives no English: the usual English of the usual units.
 UNIT_ENGLISH = {"番": "fan", "台": "tai", "胡数": "hu", "胡數": "hu", "符": "fu"}
 
+# The scripts a spec's Chinese may be written in (`language`): Simplified, the default, and Traditional.
+LANGUAGES = ("zh-Hans", "zh-Hant")
+
 HAND_VARS = {
     "shape": "the shape of the decomposition",
     "wait": "the wait completed by the winning tile",

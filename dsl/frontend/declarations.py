@@ -11,6 +11,7 @@ from dsl.frontend.builtin_names import (
     BUILTIN_MELDS,
     CONTEXT_KEYS,
     COPIES,
+    LANGUAGES,
     SHAPES,
     UNIT_ENGLISH,
     WAITS,
@@ -295,12 +296,16 @@ class Declared:
 
 
 def unit_and_cap(d: Declarations) -> dict[str, object]:
-    """The ir.Spec fields of the spec's unit and cap."""
+    """The ir.Spec fields of the spec's unit, language and cap."""
     unit, cap = d.unit, d.cap
     fields: dict[str, object] = {}
     if unit is not None:
         fields["unit"] = unit.name.text
         fields["unit_english"] = unit.english or UNIT_ENGLISH.get(unit.name.text)
+    if d.language is not None:
+        if d.language.tag not in LANGUAGES:
+            raise error(f"language {d.language.tag!r} is not one of " + ", ".join(LANGUAGES), d.language.span)
+        fields["language"] = d.language.tag
     if cap is not None:
         if cap.amount <= 0:
             raise error("a cap is a positive number", cap.span)

@@ -41,6 +41,7 @@ class Declarations:
     shapes: ast.Shapes | None = None
     shape_rules: dict[str, ast.ShapeRule] = field(default_factory=dict)
     unit: ast.Unit | None = None
+    language: ast.Language | None = None
     cap: ast.Cap | None = None
     context: list[ast.Name] = field(default_factory=list)
     flags: dict[str, ast.Flag] = field(default_factory=dict)
@@ -123,6 +124,8 @@ def _apply(into: Declarations, decl: ast.Decl, chain: tuple[str, ...]) -> None:
             into.shape_rules[decl.name.text] = decl
         case ast.Unit():
             into.unit = decl
+        case ast.Language():
+            into.language = decl
         case ast.Cap():
             into.cap = decl
         case ast.Context():

@@ -573,6 +573,7 @@ class Spec:
     wilds: tuple[str, ...] = ()  # tile sets whose tiles held in the hand are wild
     unit: str = "番"  # what a total counts: 番, 台, points, 胡数
     unit_english: str | None = None
+    language: str = "zh-Hans"  # the script of the spec's Chinese: zh-Hans or zh-Hant
     cap: int | None = None  # the most a hand's total pays (a limit); results add "paid"
     cap_description: str | None = None
     cap_unless_more: bool = False  # `cap N unless one fan is more`: a fan alone above the cap lifts it

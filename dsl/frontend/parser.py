@@ -386,6 +386,9 @@ class ToAst(Transformer):
     def unit(self, meta, c):
         return ast.Unit(self._span(meta), self._name(c[0]), _string(c[1]) if c[1] else None)
 
+    def language(self, meta, c):
+        return ast.Language(self._span(meta), str(c[0]))
+
     def cap(self, meta, c):
         amount, description, unless_more = c
         return ast.Cap(self._span(meta), int(amount), _string(description) if description else None,
