@@ -35,7 +35,6 @@ from dsl.notation import HandError
 from dsl.vocabulary import COMBINING_PRINCIPLES
 
 MAX_READINGS_SHOWN = 24  # a hand with wild tiles may have hundreds of readings; the rest are counted, not listed
-COMPARISONS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 FAILED_COMPARISON = {"==": "≠", "!=": "==", "<": "≥", "<=": ">", ">": "≤", ">=": "<"}
 
 
@@ -337,7 +336,7 @@ class _Explanation:
             yield from self._bindings_used(expr.condition, env)
             yield from self._bindings_used(self._taken(expr, env), env)
         elif not isinstance(expr, ir.Aggregate | ir.Combinations):  # their bodies read each element, not the hand
-            for child in _children(expr):
+            for child in ir.children(expr):
                 yield from self._bindings_used(child, env)
 
     # -- why not
@@ -420,7 +419,7 @@ class _Explanation:
         elif isinstance(expr, ir.Not):
             yield {"depth": depth, "text": "not:", "holds": bool(self._value(expr, env)), "leaf": False}
             yield from self._checks(expr.operand, env, depth + 1)
-        elif isinstance(expr, ir.Binary) and expr.op in COMPARISONS:
+        elif isinstance(expr, ir.Binary) and expr.op in FAILED_COMPARISON:
             left, right = self._value(expr.left, env), self._value(expr.right, env)
             holds = bool(self._value(expr, env))
             op = expr.op if holds else FAILED_COMPARISON[expr.op]
@@ -450,14 +449,6 @@ def _flattened(expr: ir.Expr, op: str) -> list[ir.Expr]:
     if isinstance(expr, ir.Binary) and expr.op == op:
         return _flattened(expr.left, op) + _flattened(expr.right, op)
     return [expr]
-
-
-def _children(expr: ir.Expr) -> Iterator[ir.Expr]:
-    for value in vars(expr).values():
-        if isinstance(value, ir.Expr):
-            yield value
-        elif isinstance(value, tuple):
-            yield from (item for item in value if isinstance(item, ir.Expr))
 
 
 def _roles(loser: Loser) -> list[str]:
